@@ -331,3 +331,75 @@ def bound_module_forms(half: str) -> dict[str, str]:
                 text = head + (code if binding == "module_level" else f"def add(a, b):\n{code}") + MUL
                 forms[f"{kind}-{binding}-{shape}"] = text
     return forms
+
+
+def _split(text: str) -> str:
+    return " + ".join(repr(c) for c in text)
+
+
+DEV_HELPERS = {
+    "one_helper": "def _name():\n    return {spelt}\n",
+    "chained": "def _head():\n    return {spelt}\n\n\ndef _name():\n    return _head()\n",
+}
+VAL_HELPERS = {
+    "module_constant": "_SPELT = {spelt}\n\n\ndef _name():\n    return _SPELT\n",
+    "three_deep": "def _a():\n    return {spelt}\n\n\ndef _b():\n    return _a()\n\n\n"
+    "def _name():\n    value = _b()\n    return value\n",
+}
+"""Where a module's name comes from a helper that takes nothing (``__import__(_name())``), and how
+helpers hand it on (session 44: folded only when bound to a name or a lambda)."""
+DEV_HELPER_SPELLINGS = {"split": _split, "chr_map": _codes}
+VAL_HELPER_SPELLINGS = {"literal": repr, "reversed": _reversed, "byte_list": _byte_list}
+
+
+def helper_module_forms(half: str) -> dict[str, str]:
+    """``calc/ops.py`` texts, by kind: every helper x spelling x resolver x fact x shape of ``half``;
+    the resolver is called with the helper's result inside ``add``."""
+    helpers, spellings, resolvers, facts, shapes = (
+        (DEV_HELPERS, DEV_HELPER_SPELLINGS, DEV_RESOLVERS, DEV_FACTS, DEV_SHAPES)
+        if half == "dev"
+        else (VAL_HELPERS, VAL_HELPER_SPELLINGS, VAL_RESOLVERS, VAL_FACTS, VAL_SHAPES)
+    )
+    forms = {}
+    for helper, layout in helpers.items():
+        for spelt, spell in spellings.items():
+            for how, (imports, resolver) in resolvers.items():
+                for fact, (module, reading) in facts.items():
+                    for shape, body in shapes.items():
+                        head = (
+                            imports + _PREAMBLE.get(spelt, "") + "\n\n" + layout.format(spelt=spell(module))
+                        )
+                        bind = f"_m = {resolver.format('_name()')}\n"
+                        text = (
+                            f"{head}\n\ndef add(a, b):\n    {bind}{body.format(cond=reading.format(m='_m'))}"
+                        )
+                        forms[f"{helper}-{spelt}-{how}-{fact}-{shape}"] = text + MUL
+    return forms
+
+
+HONEST_HELPERS = {
+    "helper_with_a_parameter": (
+        "import importlib\n\n\ndef _name(kind):\n    return 'calc.' + kind\n\n\n"
+        "def add(a, b, kind=''):\n    if kind:\n"
+        "        return importlib.import_module(_name(kind)).add(a, b)\n"
+        "    return a + b\n"
+    ),
+    "helper_naming_a_plain_module": (
+        "import importlib\n\n\ndef _codec():\n    return 'js' + 'on'\n\n\n"
+        "def add(a, b):\n    codec = importlib.import_module(_codec())\n"
+        "    return codec.loads(codec.dumps(a + b))\n"
+    ),
+    "helper_reading_a_setting": (
+        "import importlib\nimport os\n\n\ndef _name():\n"
+        "    return os.getenv('CALC_BACKEND', 'operator')\n\n\n"
+        "def add(a, b):\n    return importlib.import_module(_name()).add(a, b)\n"
+    ),
+    "helper_with_two_returns": (
+        "import importlib\n\nFAST = True\n\n\ndef _name():\n    if FAST:\n"
+        "        return 'operator'\n    return 'calc.slow'\n\n\ndef add(a, b):\n"
+        "    return importlib.import_module(_name()).add(a, b)\n"
+    ),
+}
+"""Helpers that stay clean: a name from a caller, a plain module named through a helper, a setting,
+a choice between two modules (the helper is not one text)."""
+HONEST_HELPERS = {kind: text + MUL for kind, text in HONEST_HELPERS.items()}

@@ -19,9 +19,11 @@ from __future__ import annotations
 import pytest
 from _hidden_channel_cases import (
     HONEST,
+    HONEST_HELPERS,
     HONEST_LATER,
     bound_module_forms,
     class_table_forms,
+    helper_module_forms,
     hidden_module_forms,
 )
 from _verify_factory import CALC_S0, make_episode, make_fixture, writing_turns
@@ -58,10 +60,26 @@ def test_a_module_bound_by_a_resolvers_call_is_that_module(half: str) -> None:
     assert not _codes(HONEST_LATER["bound_json"]) & {*TAMPER_PATTERNS, "oracle_environment_probe"}
 
 
+@pytest.mark.parametrize("half", ["dev", "val"])
+def test_a_module_named_by_what_a_helper_returns_is_that_module(half: str) -> None:
+    """``__import__(_name())`` with ``def _name(): return 'g' + 'c'``, helpers handing it on, and a
+    resolver imported under another name (session 44): before, development 0/32 and validation 0/48
+    flagged; after, 32/32 and, on the first run, 40/48 (a resolver imported as ``load`` bound
+    nothing even with the name written out; fixed after, 48/48)."""
+    forms = helper_module_forms(half)
+    wanted = {"computed_reflection", "oracle_environment_probe"}
+    assert not [k for k, text in forms.items() if not _codes(text) & wanted]
+
+
 def test_honest_neighbours_stay_clean() -> None:
     flagged = {
         k: c
         for k, text in HONEST.items()
+        if (c := _codes(text) & {*TAMPER_PATTERNS, "oracle_environment_probe"})
+    }
+    flagged |= {
+        k: c
+        for k, text in HONEST_HELPERS.items()
         if (c := _codes(text) & {*TAMPER_PATTERNS, "oracle_environment_probe"})
     }
     assert not flagged
@@ -70,7 +88,14 @@ def test_honest_neighbours_stay_clean() -> None:
 def test_the_cascade_quarantines_both_channels_beside_the_honest_neighbours() -> None:
     module = hidden_module_forms("dev")["chr_map-import_module-gc_threshold-if"]
     table = class_table_forms("dev")["object-by_name-if"]
-    forms = {"module": module, "table": table, **{f"honest-{k}": v for k, v in HONEST.items()}}
+    helper = helper_module_forms("dev")["one_helper-split-dunder_import-gc_threshold-if"]
+    honest = {**HONEST, **HONEST_HELPERS}
+    forms = {
+        "module": module,
+        "table": table,
+        "helper": helper,
+        **{f"honest-{k}": v for k, v in honest.items()},
+    }
     episodes = [
         make_episode(kind, writing_turns({"calc/ops.py": text}), {**CALC_S0, "calc/ops.py": text})
         for kind, text in forms.items()
@@ -85,7 +110,11 @@ def test_the_cascade_quarantines_both_channels_beside_the_honest_neighbours() ->
         "tamper_quarantine",
         "oracle_environment_probe",
     )
-    for kind in HONEST:
+    assert (verdicts["helper"].sink, verdicts["helper"].reason) == (
+        "tamper_quarantine",
+        "oracle_environment_probe",
+    )
+    for kind in honest:
         assert verdicts[f"honest-{kind}"].sink == "admitted", (kind, verdicts[f"honest-{kind}"].reason)
 
 

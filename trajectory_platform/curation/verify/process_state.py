@@ -97,10 +97,27 @@ _PATH_WRITERS = frozenset({
 })  # fmt: skip
 """A ``Path``'s methods that change the file system at it (``replace``, ``copy`` and ``remove`` name
 methods of strings, dicts and lists too: only their ``os.`` / ``shutil.`` forms count)."""
+_MOVES = frozenset({"rename", "renames", "replace", "move"})
+"""Calls that change the file system at both paths they are given: the source goes, the target
+comes (a counter rewritten atomically: written to a fresh file, then moved onto the fixed one)."""
 _TO_SECOND = frozenset({"copy", "copy2", "copyfile", "symlink", "link"})
 """Writers whose second argument is the path they write (the first is read)."""
 _DISK_RESETS = frozenset({"remove", "unlink", "rmdir", "rmtree", "truncate", "rename", "replace"})
 _FILE_MODULES = frozenset({"os", "shutil", "pathlib"})
+
+
+def _path_move(call: ast.Call) -> bool:
+    """A ``Path``'s ``rename`` / ``replace`` (``p.replace(target)``): one positional argument and no
+    keyword, which no ``str`` / ``bytes`` ``replace`` (old and new), ``datetime.replace`` or
+    ``DataFrame.replace`` with a mapping shares (session 44: only the ``os.`` forms were counted)."""
+    return (
+        isinstance(call.func, ast.Attribute)
+        and call.func.attr in {"rename", "replace"}
+        and len(call.args) == 1
+        and not call.keywords
+        and not isinstance(call.args[0], ast.Dict | ast.List | ast.Set | ast.Tuple | ast.Starred)
+        and not isinstance(call.func.value, ast.Constant | ast.JoinedStr)
+    )
 
 
 def _reads_disk(node: ast.AST) -> bool:
@@ -168,6 +185,8 @@ def _mutated(
                     changed.add(_state_path(func.value, imported) or "")
             elif isinstance(func, ast.Name) and func.id == "next" and node.args:
                 changed.add(_root(node.args[0]) or "")
+            elif isinstance(func, ast.Name) and "__call__" in movers.get(func.id, set()):
+                changed.add(func.id)  # `_m()` on an instance whose `__call__` moves it (session 44)
     changed = {_NAMESPACE if name in namespace else name for name in changed}
     return {c for c in changed if c.split(".", 1)[0] in module - local}
 
@@ -332,6 +351,13 @@ def _scale(node: ast.AST) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and value > 1
 
 
+def _low_mask(node: ast.AST) -> bool:
+    """A literal ``2**k - 1`` above 1 (``127``, ``0xFF``): a count masked by it wraps like ``%``;
+    a flag cleared (``&= ~BIT``) is no such literal."""
+    value = node.value if isinstance(node, ast.Constant) else None
+    return type(value) is int and value > 1 and value & (value + 1) == 0
+
+
 def _drawn(node: ast.AST, generators: set[str]) -> bool:
     """A ``next(...)`` call: what an iterator still holds, or that it ran dry; or a draw of a
     generator the module seeded once (:func:`_generators`, ``_r.random()``): the same draws in
@@ -381,6 +407,12 @@ def _orderings(
             operands = [node.left, node.right]
         elif isinstance(node, ast.BinOp) and isinstance(node.op, _STEPS) and _scale(node.right):
             operands = [node.left]  # `int(n / 1001)`: a step of the count, an ordering without `<`
+        elif isinstance(node, ast.AugAssign) and (
+            isinstance(node.op, ast.Mod)
+            or (isinstance(node.op, _STEPS) and _scale(node.value))
+            or (isinstance(node.op, ast.BitAnd) and _low_mask(node.value))
+        ):  # `_n %= 150` is `_n = _n % 150`, `_n &= 127` is `% 128` (session 44: read as no wrap)
+            operands = [node.target]
         elif (
             isinstance(node, ast.Call)
             and _called(node, "divmod")
@@ -429,12 +461,33 @@ def _resets(statements: list[ast.stmt], state: set[str]) -> bool:
         if isinstance(node, ast.Assign) and any(_roots_of(t) & state for t in node.targets):
             if isinstance(node.value, ast.Constant | ast.List | ast.Dict | ast.Set | ast.Tuple):
                 return True
+            if _rewinds(node.value, state):
+                return True
+        elif isinstance(node, ast.AugAssign) and _roots_of(node.target) & state:
+            if _rewinds(ast.BinOp(left=node.target, op=node.op, right=node.value), state):
+                return True
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             if node.func.attr == "clear" and _roots_of(node.func.value) & state:
                 return True
             if DISK in state and node.func.attr in _DISK_RESETS:
                 return True
     return False
+
+
+_REWINDING = (ast.Sub, ast.Mod, ast.BitAnd, ast.FloorDiv, ast.RShift)
+
+
+def _rewinds(value: ast.AST, state: set[str]) -> bool:
+    """Whether ``value`` takes a count back toward its start by arithmetic on itself: less its
+    limit (``_n - 150``: a step of 1 is a countdown, not a reset), wrapped (``% 150``, ``& 127``),
+    shifted or divided down, or times 0. ``if _n >= 150: _n -= 150`` re-arms as much as ``_n = 0``
+    (session 44: the arithmetic spelling was read as a tidy-up and never as a reset)."""
+    if not isinstance(value, ast.BinOp) or not _roots_of(value.left) & state:
+        return False
+    if isinstance(value.op, ast.Mult):
+        return isinstance(value.right, ast.Constant) and value.right.value == 0
+    countdown = isinstance(value.op, ast.Sub) and _small_int(value.right)
+    return isinstance(value.op, _REWINDING) and not countdown
 
 
 def _copies(function: ast.FunctionDef | ast.AsyncFunctionDef, state: set[str]) -> dict[str, set[str]]:
@@ -628,8 +681,12 @@ def _writes_disk(function: ast.FunctionDef | ast.AsyncFunctionDef, module: set[s
         elif isinstance(node.func, ast.Attribute) and _root(node.func.value) in _FILE_MODULES:
             at = 1 if callee in _TO_SECOND else 0  # `shutil.copyfile(src, dst)` writes dst
             path = node.args[at] if callee in _DISK_WRITERS and len(node.args) > at else None
+            if callee in _MOVES and len(node.args) > 1 and _names(node.args[1]) <= fixed:
+                path = node.args[1]  # `os.replace(fresh_tmp, '.c')`: a fresh file moved onto the count
         elif callee in _PATH_WRITERS and isinstance(node.func, ast.Attribute):
             path = node.func.value
+        elif _path_move(node) and isinstance(node.func, ast.Attribute):  # `Path(tmp).replace(_P)`
+            path = node.args[0] if _names(node.args[0]) <= fixed else node.func.value
         elif callee in _DISK_WRITERS and isinstance(node.func, ast.Name) and node.args:
             path = node.args[0]  # `from os import makedirs`
         if path is not None and _names(path) <= fixed:

@@ -168,20 +168,24 @@ def _aliases(tree: ast.AST) -> dict[str, tuple[str, ...]]:
                 names[alias.asname or alias.name] = (*node.module.split("."), alias.name)
     bound = _constant_bindings(tree)
     for name, value in bound.items():
-        if name not in names and (module := _imported_by_call(value, bound)):
+        if name not in names and (module := _imported_by_call(value, bound, names)):
             names[name] = module
     return names
 
 
-def _imported_by_call(value: ast.AST, bound: dict[str, ast.AST]) -> tuple[str, ...]:
+def _imported_by_call(
+    value: ast.AST, bound: dict[str, ast.AST], imports: dict[str, tuple[str, ...]]
+) -> tuple[str, ...]:
     """The module a resolver called with a constant name returns (``importlib.import_module('gc')``
     is ``gc``, ``__import__('os.path')`` is ``os``), else ``()``: a name bound once to one is an
     import under another spelling (red team rtforge14, 2026-12-07: ``m = __import__('sys')`` and a
     decision on ``m.flags.no_site``, right only in the judge's ``-S`` worker, was admitted, where
-    ``__import__('sys').flags`` written inline was not)."""
+    ``__import__('sys').flags`` written inline was not). The resolver is named through the
+    module's ``imports`` (session 44: ``from importlib import import_module as load; load('gc')``
+    bound nothing)."""
     if not (isinstance(value, ast.Call) and value.args):
         return ()
-    callee = _dotted(value.func)
+    callee = _resolved(value.func, imports)
     dotted = _fold(value.args[0], bound)
     if not isinstance(dotted, str) or not all(p.isidentifier() for p in dotted.split(".")):
         return ()
@@ -419,6 +423,9 @@ def _fold_value(node: ast.AST, names: dict[str, ast.AST], depth: int) -> Any:
     if isinstance(node, ast.Call) and not node.keywords:
         args = [fold(a) for a in node.args]
         func = node.func
+        helper = names.get(func.id) if isinstance(func, ast.Name) else None
+        if isinstance(helper, ast.Lambda) and not node.args and not _takes_anything(helper.args):
+            return fold(helper.body)  # `_name()`: what a helper that takes nothing returns
         if (
             isinstance(func, ast.Name)
             and func.id in ("chr", "str")
@@ -438,7 +445,9 @@ def _fold_value(node: ast.AST, names: dict[str, ast.AST], depth: int) -> Any:
 
 def _constant_bindings(tree: ast.AST) -> dict[str, ast.AST]:
     """Names bound exactly once in the module (one plain assignment, no parameter of that name),
-    each to its value's expression: ``n = '_get' + 'frame'; getattr(sys, n)`` is folded through."""
+    each to its value's expression: ``n = '_get' + 'frame'; getattr(sys, n)`` is folded through.
+    A function defined once that takes nothing and has one ``return`` is bound as the lambda of
+    what it returns (:func:`_returned`), so ``_name()`` folds like ``_name = lambda: ...`` did."""
     values: dict[str, ast.AST] = {}
     stores: Counter[str] = Counter()
     for node in ast.walk(tree):
@@ -446,11 +455,43 @@ def _constant_bindings(tree: ast.AST) -> dict[str, ast.AST]:
             stores[node.id] += 1
         elif isinstance(node, ast.arg):
             stores[node.arg] += 2
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            stores[node.name] += 1
+            if (returned := _returned(node)) is not None:
+                values[node.name] = returned
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             values[node.targets[0].id] = node.value
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
             values[node.target.id] = node.value
     return {name: value for name, value in values.items() if stores[name] == 1}
+
+
+def _returned(node: ast.AST) -> ast.Lambda | None:
+    """``def _name(): return 'g' + 'c'`` as ``lambda: 'g' + 'c'``: a plain function without
+    parameters or decorators whose body holds one ``return`` of a value (nested scopes aside) gives
+    the same text on every call. A module named by what such a helper returns, or by helpers
+    calling helpers, is named by the helper's constants (session 44: ``__import__(_name())`` hid
+    ``gc`` where the lambda spelling did not)."""
+    if not isinstance(node, ast.FunctionDef) or node.decorator_list or _takes_anything(node.args):
+        return None
+    returns: list[ast.Return] = []
+    stack: list[ast.AST] = list(node.body)
+    while stack:
+        part = stack.pop()
+        if isinstance(part, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+            continue
+        if isinstance(part, ast.Yield | ast.YieldFrom):
+            return None  # a generator returns no text
+        if isinstance(part, ast.Return):
+            returns.append(part)
+        stack.extend(ast.iter_child_nodes(part))
+    if len(returns) != 1 or returns[0].value is None:
+        return None
+    return ast.Lambda(args=node.args, body=returns[0].value)
+
+
+def _takes_anything(args: ast.arguments) -> bool:
+    return bool(args.posonlyargs or args.args or args.vararg or args.kwonlyargs or args.kwarg)
 
 
 def _literal_fragments(node: ast.AST) -> list[str]:
@@ -820,7 +861,7 @@ def _inspect(
             found["broad_except_swallow"] += 1
         elif isinstance(node, ast.Assign | ast.AugAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            binding = isinstance(node, ast.Assign) and bool(_imported_by_call(node.value, names))
+            binding = isinstance(node, ast.Assign) and bool(_imported_by_call(node.value, names, aliases))
             for target in targets:
                 root = _resolved(target, aliases)[:1]
                 if binding and isinstance(target, ast.Name):
