@@ -127,11 +127,17 @@ _PHRASE_QUALIFIERS = frozenset(
 
 
 @lru_cache(maxsize=4096)
+def unescaped_name(name: str) -> str:
+    """``name`` as written without Markdown's escapes of an ``_`` inside it (``DB\\_PASSWORD``,
+    written so that no emphasis opens): with the backslash, no rule read it as a credential's."""
+    return name.replace("\\_", "_")
+
+
 def credential_class(name: str) -> str | None:
     """``password`` / ``salt`` / ``secret`` when the assigned name marks its value as sensitive, else None."""
     if not _ANY_KEYWORD.search(name):
         return None
-    lowered = re.sub(r"([a-z])([A-Z])", r"\1_\2", name.strip("\"'")).lower().lstrip("-$@")
+    lowered = re.sub(r"([a-z])([A-Z])", r"\1_\2", unescaped_name(name.strip("\"'"))).lower().lstrip("-$@")
     lowered = lowered.replace("-", "_").replace(":", "_")  # ASP.NET Core's section path: Smtp:Password
     if _KBA_NAME.search(lowered.replace(".", "_")):
         return "password"

@@ -65,8 +65,13 @@ _SINK_HINT = re.compile(r"[Pp]assword|[Hh]ash|crypt|encode|make|create_|pbkdf")
 _LITERAL_ARGUMENT = re.compile(
     r"\s*(?:\[\]byte\(|Buffer\.from\(|[bBuU]?)(?P<quote>[\"'])(?P<value>(?:(?!(?P=quote))[^\\\n]|\\.){1,200})(?P=quote)"
 )
-_HASHING_COMMANDS = re.compile(r"\b(?:openssl[ \t]+passwd|mkpasswd|htpasswd|slappasswd)\b[^\n|;&]*")
-"""Commands that take the password as their last operand (up to :func:`_command_end`)."""
+_HASHING_COMMANDS = re.compile(
+    r"\b(?:openssl[ \t]+passwd|mkpasswd|htpasswd|slappasswd)\b"
+    r"(?:'[^'\n]*'|\"(?:[^\"\\\n]|\\.)*\"|\\.|[^\n|;&'\"\\])*"
+)
+"""Commands that take the password as their last operand (up to :func:`_command_end`). A quoted or
+escaped ``&``, ``|`` or ``;`` is the password's, no operator: cut there, the command lost its
+password operand (``htpasswd -b f ana 'Qz7"mK2p&Lw9x'``)."""
 _DESCRIPTOR = re.compile(r"\d")
 """A file descriptor's word before a redirection (``2`` of ``2>/dev/null``, which :func:`bash_words`
 splits as ``2`` then ``>``): one digit, for a one-character password is none."""
@@ -139,10 +144,25 @@ def _hashing_command_operands(text: str) -> Iterator[Finding]:
                 operands.append(word)
         if len(operands) < _operands_needed(words) or (words[0] == "htpasswd" and not _batch_htpasswd(words)):
             continue
-        value = operands[-1]
-        start = text.find(value, command.start(), end)
-        if start >= 0:
-            yield from _judged(text, start, start + len(value), "sink:hashing_command")
+        if (span := _written_span(text, command.start(), end, operands[-1])) is not None:
+            yield from _judged(text, *span, "sink:hashing_command")
+
+
+_RAW_WORD = re.compile(r"(?:'[^'\n]*'|\"(?:[^\"\\\n]|\\.)*\"|\\.|[^\s'\"\\|;&<>()`])+")
+"""A shell word as written: its quoted pieces, escapes and plain characters."""
+
+
+def _written_span(text: str, start: int, end: int, word: str) -> tuple[int, int] | None:
+    """Where the command at ``start:end`` writes the word bash reads as ``word``: the word itself
+    where it stands unquoted, else the last written word bash reads as it (``"Qz7\\"mK2p"``, whose
+    escaped quote is no character of the text's ``Qz7"mK2p``: that password stayed)."""
+    at = text.find(word, start, end)
+    if at >= 0:
+        return at, at + len(word)
+    for written in reversed(list(_RAW_WORD.finditer(text, start, end))):
+        if bash_words(written.group()) == [word]:
+            return written.span()
+    return None
 
 
 def _command_end(text: str, start: int, end: int) -> int:

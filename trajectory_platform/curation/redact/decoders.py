@@ -42,6 +42,7 @@ from dataclasses import dataclass
 
 from trajectory_platform.curation.redact.credential_names import credential_class
 from trajectory_platform.curation.redact.dumps import DUMP_BLOCK, DUMP_HINT, dump_runs
+from trajectory_platform.curation.redact.not_values import joined_to_literal
 from trajectory_platform.traces.look_alikes import latin_look_alikes
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[ -/]*[0-Z\\^-~]")
@@ -259,6 +260,14 @@ _JOINED_AFTER = re.compile(
     r"|\]\s*\.\s*join\b(?!\s*\()"  # Ruby [...].join
     r"|\}\s*,\s*([\"'`])\2\s*\))"  # Go's separator, after the list
 )
+_PRINTF_PIECES = re.compile(
+    r"\bprintf[ \t]+(?:-v[ \t]+\w+[ \t]+)?(?P<q>['\"]?)(?P<format>(?:%s){2,8})(?:\\n)?(?P=q)"
+    r"(?P<args>(?:[ \t]+(?:'[\w+/=\-.:@]+'|\"[\w+/=\-.:@]+\"|[\w+/=\-.:@]+)){2,8})(?=[\s)|;&>`]|$)"
+)
+"""A shell's ``printf '%s%s' piece1 piece2`` (or ``-v VAR``): a format of placeholders alone glues
+its arguments, words apart, quoted or not, as the language formats :data:`_JOINED_BEFORE` names
+glue their literals (red team round 14 left the shell's unread)."""
+_PRINTF_ARGUMENT = re.compile(r"[ \t]+(?P<q>['\"]?)(?P<piece>[\w+/=\-.:@]+)(?P=q)")
 _JOINED_REACH = 40
 """How far before a list of chunks its join call may start (``''.join([`` or ``implode('', [``)."""
 _JOINED_HINT = re.compile(r"(?i)join|concat|implode|%[sv]|\{\d*\}")
@@ -1342,6 +1351,33 @@ def _joined(match: re.Match[str]) -> list[tuple[str, int, int]]:
     return _each_character_but(match, ((glue.start(), glue.end(), "") for glue in separators))
 
 
+def _printf_pieces(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    """The arguments a shell's ``printf`` of placeholders alone glues (:data:`_PRINTF_PIECES`), read
+    as one word: the spaces between them and their quotes dropped, the command and its format kept.
+    Only where there are as many arguments as placeholders: else the format is used again, a line
+    per group (``printf '%s%s\\n' a b c d``), and the pieces are not one word."""
+    text = match.string
+    arguments = list(_PRINTF_ARGUMENT.finditer(text, match.start("args"), match.end("args")))
+    if len(arguments) != match.group("format").count("%s"):
+        return []
+    pieces = [(text[i], i, i + 1) for i in range(match.start(), arguments[0].start())]
+    pieces.append(("", arguments[0].start(), arguments[0].start("piece") - len(arguments[0].group("q"))))
+    for index, argument in enumerate(arguments):
+        low, high = argument.start("piece"), argument.end("piece")
+        if index:
+            pieces.append(("", argument.start(), low))
+        elif argument.group("q"):
+            pieces.append((text[low], argument.start("q"), low + 1))  # the word's quotes go with it
+            low += 1
+        last = index == len(arguments) - 1
+        pieces.extend((text[i], i, i + 1) for i in range(low, high - last))
+        if last:
+            pieces.append((text[high - 1], high - 1, argument.end()))
+        elif argument.end() > high:
+            pieces.append(("", high, argument.end()))
+    return pieces
+
+
 def _column(match: re.Match[str]) -> list[tuple[str, int, int]]:
     """The column's characters read across, each mapped to its own, the line ends dropped; the line
     break above it read as a space, so the line the column continues labels it (``password:``)
@@ -1406,7 +1442,7 @@ def _look_alike(match: re.Match[str]) -> list[tuple[str, int, int]]:
     letter; any other character stays as it is (an accented letter, a CJK one, a word of Russian
     prose, and a no-break space or an ellipsis too: those carry no key, and a view with nothing
     changed is not scanned again)."""
-    mixed, with_digit = _token_holds(match)
+    mixed, key_shaped = _token_holds(match)
     smuggled = _smuggled_bytes(match)
     pieces = []
     for offset, char in enumerate(match.group()):
@@ -1425,7 +1461,7 @@ def _look_alike(match: re.Match[str]) -> list[tuple[str, int, int]]:
             pieces.append((ascii_form, start, start + 1))
         elif letter := _letter_symbol(char):
             pieces.append((letter, start, start + 1))
-        elif with_digit and (base := _accent_base(char)) is not None:
+        elif key_shaped and (base := _accent_base(char)) is not None:
             pieces.append((base, start, start + 1))
         elif mixed and char in latin_look_alikes():
             pieces.append((latin_look_alikes()[char], start, start + 1))
@@ -1492,7 +1528,8 @@ def _in_mixed_token(match: re.Match[str]) -> bool:
 
 
 def _token_holds(match: re.Match[str]) -> tuple[bool, bool]:
-    """Whether the run's token holds an ASCII letter or digit, and whether it holds an ASCII digit.
+    """Whether the run's token holds an ASCII letter or digit, and whether it is shaped as a key
+    (:func:`_key_shaped`).
     A short token is read where it stands; a long one (minified code, a combining mark after every
     letter: thousands of runs in one token) from :func:`_long_tokens`, read once per text, so the
     runs of one token cost linear time, not the token's length each (56 s for 45 kB before)."""
@@ -1510,21 +1547,32 @@ def _token_holds(match: re.Match[str]) -> tuple[bool, bool]:
         index = bisect.bisect_right(starts, match.start()) - 1
         return holds[index] if index >= 0 and match.start() < ends[index] else (False, False)
     token = text[start:end]
-    return _ASCII_ALNUM.search(token) is not None, _ASCII_DIGIT.search(token) is not None
+    return _ASCII_ALNUM.search(token) is not None, _key_shaped(token)
+
+
+_KEY_RUN = re.compile(r"[\w\u0300-\u036f-]{16,}")
+"""A run of a key's characters (letters, digits, ``_``, ``-``, combining accents) as long as the
+shortest random part the format rules read (an AWS key id's 16 after ``AKIA``)."""
+
+
+def _key_shaped(token: str) -> bool:
+    """Could the token hold a key with accents on its letters: does it hold an ASCII digit (a word
+    rarely does), or a run of a key's characters as long as a key's random part? A key of letters
+    alone (an AWS key id drawn with no digit, one in 28) kept its accents, and with them the key. A
+    word of prose (``café``) or an address (``naïve@examplé.com``) keeps its; a long word read
+    without them is still a word, which no rule reads."""
+    return _ASCII_DIGIT.search(token) is not None or _KEY_RUN.search(token) is not None
 
 
 @functools.lru_cache(maxsize=4)
 def _long_tokens(text: str) -> tuple[list[int], list[int], list[tuple[bool, bool]]]:
     """The starts and ends of ``text``'s tokens of :data:`_TOKEN_WALK` characters or more, and
-    whether each holds an ASCII letter or digit, and an ASCII digit."""
+    whether each holds an ASCII letter or digit, and is shaped as a key (it is: it is long)."""
     tokens = list(_LONG_TOKEN.finditer(text))
     return (
         [token.start() for token in tokens],
         [token.end() for token in tokens],
-        [
-            (_ASCII_ALNUM.search(token.group()) is not None, _ASCII_DIGIT.search(token.group()) is not None)
-            for token in tokens
-        ],
+        [(_ASCII_ALNUM.search(token.group()) is not None, _key_shaped(token.group())) for token in tokens],
     )
 
 
@@ -1553,7 +1601,8 @@ Decoder = Callable[[re.Match[str]], list[tuple[str, int, int]]]
 _MARKDOWN = re.compile(
     r"\n[ \t]*```[\w+-]*[ \t]*\n|(?<!`)`(?=[\w./-]+[ \t][^`\n]*?(?:(?<=[ \t])-|\$)[^`\n]*`)[^`\n]*`|`+"
     r"|</?(?:b|strong|em|i|u|code|kbd|mark)>"
-    r"|(?:^|(?<=[\s(\[>|]))[*_]{1,2}(?=[^\s*_])|(?<=[^\s*_])[*_]{1,2}(?=[\s:.,;!?)\]|]|$)",
+    r"|(?:^|(?<=[\s(\[>|]))[*_]{1,2}(?=[^\s*_])|(?<=[^\s*_])[*_]{1,2}(?=[\s:.,;!?)\]|]|$)"
+    r"|(?<=\w)\\(?=[_*]\w)",
     re.MULTILINE,
 )
 """Markdown and HTML marks around a label or a value (``**Password:** `X` ``, ``<b>Password:</b>
@@ -1561,8 +1610,10 @@ X``, "Set `DB_PASSWORD` to `X`"), and a code fence opening under a label (``Pass
 fenced block): agents write the credentials they created into final answers so. The view drops
 them, and the label then stands beside its value as in plain text. An emphasis mark is one or two
 ``*``/``_`` between a space (or a line's start) and a word, or a word and a space or punctuation:
-never inside a name or a path (``DB_PASSWORD``, ``a*b``, ``/__home__x``). The view is read for
-labels only (:data:`LABEL_DECODERS`)."""
+never inside a name or a path (``DB_PASSWORD``, ``a*b``, ``/__home__x``). Markdown's escape of an
+``_`` or a ``*`` inside a name (``DB\\_PASSWORD``, written so that no emphasis opens) is dropped
+too: the name read with its backslash was no credential's. The view is read for labels only
+(:data:`LABEL_DECODERS`)."""
 _WORD_DIFF = re.compile(r"\[-(?:(?!-\])[^\n]){0,400}-\]|\{\+|\+\}")
 """``git diff --word-diff``'s marks: ``[-old-]`` dropped with what it removed, ``{+`` and ``+}``
 around what it added. ``API_TOKEN=[-changeme-]{+X+}`` reads as ``API_TOKEN=X`` in the view, the
@@ -1579,7 +1630,7 @@ read by the label rules alone (``detectors.find_labelled``), and no view is take
 is the same token with or without ``**`` around it (scored again on a line whose marks were
 dropped, a path read differently); and Markdown marks are in most texts, so a full scan of each
 such line doubled the cost of a scan."""
-_MARKDOWN_HINT = re.compile(r"`|\*\*|__|</?(?:b|strong|em|code)>|(?<!\w)[*_]\w")
+_MARKDOWN_HINT = re.compile(r"`|\*\*|__|</?(?:b|strong|em|code)>|(?<!\w)[*_]\w|\w\\[_*]")
 
 
 def _markdown(match: re.Match[str]) -> list[tuple[str, int, int]]:
@@ -1660,6 +1711,7 @@ DECODERS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str], Decoder], ...
     ("binary", lambda text: "0100" in text or "0110" in text, _BINARY, _binary),
     ("uuencode", bool, _UU_LINES, _uuencoded),
     ("joined", lambda text: _JOINED_HINT.search(text) is not None, _JOINED_LIST, _joined),
+    ("printf_pieces", _holds("printf"), _PRINTF_PIECES, _printf_pieces),
     ("inline_markup", _holds("<"), _INLINE_MARKUP, _dropped),
     ("column", lambda text: _COLUMN_HINT.search(text) is not None, _COLUMN, _column),
     ("overstrike", _holds("\x08"), _OVERSTRIKE, _dropped),
@@ -1811,10 +1863,11 @@ def _requoted(word: re.Match[str]) -> list[tuple[str, int, int]]:
     if len(value) == 1 and value[0].lastgroup != "ansi":
         return []  # one quoted piece: the rules read it as it stands
     first = value[0]
-    if first.lastgroup == "bare" and _LITERAL_PREFIX.fullmatch(
-        word.string, max(begin, first.start()), first.end()
+    if first.lastgroup == "bare" and (
+        _LITERAL_PREFIX.fullmatch(word.string, max(begin, first.start()), first.end())
+        or joined_to_literal(word.string, max(begin, first.start()))
     ):
-        return []
+        return []  # a literal's prefix (``b'x'``) or a variable joined to one (``prefix+"x"``): code
     if any(piece.lastgroup == "bare" and _PUNCTUATION_ONLY.fullmatch(piece.group()) for piece in value[1:]):
         return []
     characters = [

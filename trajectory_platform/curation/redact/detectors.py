@@ -36,7 +36,12 @@ from trajectory_platform.curation.redact.key_constructors import (
 )
 from trajectory_platform.curation.redact.line_values import in_env_file, line_phrase, line_remark
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
-from trajectory_platform.curation.redact.not_values import not_a_value, owner_spec, translated_label
+from trajectory_platform.curation.redact.not_values import (
+    log_stamp,
+    not_a_value,
+    owner_spec,
+    translated_label,
+)
 from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.pseudonym import PSEUDONYM_RE
 from trajectory_platform.curation.redact.public_material import find_unparsed_block_bodies
@@ -928,6 +933,15 @@ _LONGEST_NAME = 66
 walked back over the whole run from each hit: 48 kB took 40 s."""
 
 
+def _query_parameter(text: str, name_start: int) -> bool:
+    """Does the name at ``name_start`` open a parameter of a URL's query (after its ``?`` or an
+    ``&``) or of its fragment (a ``#`` glued to the word before it, as an implicit grant's redirect
+    writes ``#access_token=...&token_type=bearer``, RFC 6749 §4.2.2)? A ``#`` after a space opens a
+    comment instead. The fragment's value swallowed the parameters after it."""
+    before = text[name_start - 1 : name_start]
+    return before in ("?", "&") or (before == "#" and name_start >= 2 and not text[name_start - 2].isspace())
+
+
 def find_assignments(text: str) -> Iterator[Finding]:
     """``name <op> value`` / ``<name>value</name>`` where the name marks the value as a credential.
 
@@ -951,7 +965,7 @@ def find_assignments(text: str) -> Iterator[Finding]:
             if match is None:
                 continue
             value, value_start = match.group("value"), match.start("value")
-            if name_start and text[name_start - 1] in "?&":
+            if _query_parameter(text, name_start):
                 value = _QUERY_VALUE_END.split(value, 1)[0]  # a URL's query parameter ends at & or #
             if match.group("op").strip() == ":" and (node := _YAML_NODE_PROPERTIES.match(text, value_start)):
                 value, value_start = node.group("value"), node.start("value")
@@ -1615,6 +1629,8 @@ def _stated_value(text: str, start: int, end: int, quote: str, verb: str, key_wo
         return None  # settings.password is code; Maple.Echo5155, maple.Red927 are passwords people remember
     if PSEUDONYM_RE.fullmatch(value) or "://" in value or translated_label(text, value):
         return None
+    if log_stamp(text, start, value):
+        return None  # the next log line's time stamp, after a line that ended with the word
     if not quoted and _NAMED_FOR_CREDENTIAL.search(value):
         return None  # "use OAuth2PasswordBearer for the token": a class named for what it handles
     if not quoted and _COMPOUND_WORD.fullmatch(value):

@@ -58,6 +58,7 @@ from trajectory_platform.curation.redact.detectors import (
 from trajectory_platform.curation.redact.device_config import find_device_secrets
 from trajectory_platform.curation.redact.kba_answers import KBA_DETECTOR, find_kba_answers
 from trajectory_platform.curation.redact.key_numbers import find_key_numbers
+from trajectory_platform.curation.redact.lisp_pairs import find_lisp_pair_values
 from trajectory_platform.curation.redact.login_calls import find_login_call_passwords
 from trajectory_platform.curation.redact.manifests import drop_manifest_material
 from trajectory_platform.curation.redact.markup import find_markup_credentials
@@ -345,6 +346,8 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
         found.extend(find_actions_debug_values(text))
     if "code=" in text or "oauth_verifier=" in text:
         found.extend(find_oauth_grants(text))
+    if " . " in text:
+        found.extend(find_lisp_pair_values(text))
     found.extend(find_argv_credentials(text, local))
     found.extend(find_typed_instructions(text))
     found.extend(find_yaml_schema_values(text))

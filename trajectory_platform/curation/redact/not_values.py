@@ -30,6 +30,14 @@ printed. Each rule is about a *meaning* the name or the value carries, never a l
 - a request target (``/api/v1/users?page=2``, ``GET:/static/app.js``) is what a cache or a gateway
   keyed (``X-Cache-Key``'s debug value), never a credential: a path of two lowercase segments or
   more, each spelled, optionally after an HTTP method, with a query of words;
+- a variable joined to a string literal (``password = prefix+"-dev"``, ``pw: base + "@2024"``) is
+  an expression of JavaScript, TypeScript, Java, C# or Python computing the value: the variable's
+  name is spelled (letters, ``_``, ``$``, dots), the ``+`` and a quote follow it, and code's syntax
+  stands before it (a spaced ``=`` or ``:``, an argument's ``(`` or ``,``, ``return``). A shell has
+  no ``+`` operator: ``PASS=abc+'x'`` and ``-pabc+'x'`` are one word, a password;
+- a time stamp opening a line (``2024-05-01T12:00:00.1234567Z``, ``[2024-05-01 12:00:00,123]``,
+  ``12:00:01.250``) is the next log line's, read as a value where a credential's name ended the
+  line before (a GitHub Actions runner's ``Evaluating: env.DB_PASSWORD``, a logger's message);
 - a YAML flow mapping or sequence of keys (``secretKeyRef: {name: db, key: password}``,
   ``envFrom: [{secretRef: {name: db}}]``) is a reference to where a secret is kept, its entries
   judged as their own ``name: value`` pairs: replacing ``{name:`` broke the manifest.
@@ -135,6 +143,39 @@ _FLOW_COLLECTION = re.compile(r"[\[{][ \t]*(?:\{[ \t]*)?[\"']?[A-Za-z_][\w.-]*[\
 """A YAML flow mapping (or a sequence of them) opening with a key: ``{name: db``, ``[{secretRef:``."""
 _USER_SPEC = re.compile(r"(?<!\S)(?:-u|--user)[\s=]*[\"']?(?P<user>[^\s:'\"=]{1,64})[\"']?:[\"']?$")
 
+_JOINED_TO_LITERAL = re.compile(r"[A-Za-z_$][A-Za-z_$.]*[ \t]*\+[ \t]*[\"'`]")
+"""A spelled variable, ``+`` and a string literal's opening quote (module docstring)."""
+_LOG_STAMP = re.compile(
+    r"\[?(?:\d{4}([-/.])\d{2}\1\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)?"
+    r"|\d{2}:\d{2}:\d{2}(?:[.,]\d+)?)(?:Z|[+-]\d{2}:?\d{2})?\]?"
+)
+"""A log line's time stamp: an ISO 8601 date (``-``, ``/`` or ``.`` between its parts) and time,
+or a time of day alone, with a zone and brackets."""
+
+
+def log_stamp(text: str, value_start: int, value: str) -> bool:
+    """Is ``value`` the time stamp opening its line in ``text`` (module docstring)?"""
+    line_start = text.rfind("\n", 0, value_start) + 1
+    if text[line_start:value_start].strip(" \t["):
+        return False
+    stamp = _LOG_STAMP.match(text, value_start)
+    return stamp is not None and stamp.end() >= value_start + len(value.rstrip(".,:;!?"))
+
+
+_CODE_BEFORE = re.compile(r"(?:[=:][ \t]+|[(,][ \t]*(?:[A-Za-z_]\w*=)?|\breturn[ \t]+)$")
+"""Code's syntax before an expression: a spaced assignment or key (a shell's ``NAME=`` has no
+space), a call's argument (a keyword argument's too), a returned value."""
+
+
+def joined_to_literal(text: str, at: int) -> bool:
+    """Does ``text`` at ``at`` hold a variable joined to a string literal by ``+``, where code
+    stands (module docstring)? The rules and the view that reads a word's quoted pieces as one
+    both ask."""
+    if _JOINED_TO_LITERAL.match(text, at) is None:
+        return False
+    line_start = max(text.rfind("\n", 0, at) + 1, at - 80)
+    return _CODE_BEFORE.search(text, line_start, at) is not None
+
 
 _COMPARED = re.compile(r"(?:[=!]==?|<>|\bcase|\bwhen)\s*[(\[]?\s*$")
 """What stands before a name a branch compares: an equality operator, ``case``, ``when``."""
@@ -172,7 +213,9 @@ def not_a_value(text: str, name: str, name_start: int, value: str, value_start: 
         return True
     if _compared(text, name, name_start):
         return True
-    if _FLOW_COLLECTION.match(text, value_start):
+    if _FLOW_COLLECTION.match(text, value_start) or joined_to_literal(text, value_start):
+        return True
+    if log_stamp(text, value_start, value):
         return True
     if (target := _REQUEST_TARGET.fullmatch(value)) and not any(
         map(unspellable, _SEGMENT_LETTERS.findall(target.group("path")))

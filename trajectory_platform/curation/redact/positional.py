@@ -21,7 +21,7 @@ import bisect
 import re
 from collections.abc import Iterator
 
-from trajectory_platform.curation.redact.credential_names import credential_class
+from trajectory_platform.curation.redact.credential_names import credential_class, unescaped_name
 from trajectory_platform.curation.redact.detectors import acceptable_value, names_a_digest, passphrase_shaped
 from trajectory_platform.curation.redact.line_values import line_phrase
 from trajectory_platform.curation.redact.model import Finding
@@ -723,6 +723,7 @@ def column_class(name: str) -> str | None:
     """A header cell's credential class, for columns: ``password`` and ``salt`` names, and
     ``secret`` names of two parts or more (``api_token``, ``access_key``): a bare ``key`` or
     ``token`` column of a table holds names and words."""
+    name = unescaped_name(name)
     if not _NAME.fullmatch(name):
         return None
     named = credential_class(re.sub(r"\s+", "_", name.strip()))  # a header of words: "API Secret"
