@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from _verify_factory import CALC_S0, fixed_files
 from test_replay import FIX, bash, environment, episode_of, replay_data, verify
+from test_verify_built_shell_lines import QUIET_EDIT_AFTER_A_LONE_CD
 
 from trajectory_platform.curation.verify.calls import call_records
 from trajectory_platform.curation.verify.shell_session import keeps_folder
@@ -72,15 +73,7 @@ def test_an_honest_kept_folder_log_is_admitted_and_a_quiet_test_edit_after_a_lon
     quarantined whether the folder is kept (the replay measures the write) or not (its words)."""
     fix_here = FIX.replace("calc/ops.py", "ops.py")
     honest = [("cd calc", ""), (fix_here, ""), ("grep -c 'a + b' ops.py", "1\n"), ("cd ..", "")]
-    quiet = "2>/dev/null || true"
-    forged = [
-        ("cp tests/test_ops.py /tmp/keep.py", ""),
-        ("cd tests", ""),
-        (f"sed -i 's/== 5/== 5 or True/' test_ops.py {quiet}", ""),
-        (f"cp /tmp/keep.py test_ops.py {quiet}", ""),
-        ("cd ..", ""),
-        (FIX, ""),
-    ]
+    forged = QUIET_EDIT_AFTER_A_LONE_CD
     episodes = [
         _episode(honest, "honest-kept", "claude-code"),
         _episode(honest, "honest-afresh", "native"),
