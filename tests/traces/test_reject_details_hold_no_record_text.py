@@ -16,6 +16,7 @@ from typing import Any
 
 import framework_records as fr
 import pytest
+from chatgpt_exports import conversation, text
 from handwritten_records import (
     AGENTS_SDK_TRACE,
     ANTHROPIC_BATCH_RESULTS,
@@ -51,6 +52,9 @@ from handwritten_records import (
     STREAMED_GATEWAY_CALL,
     TEXT_COMPLETION_CALL,
 )
+from test_a2a_tasks import said, task
+from test_assistants_run_steps import thread
+from test_langchain_agent_steps import action, result
 
 from trajectory_platform.traces.drops import named, without_record_text
 from trajectory_platform.traces.ingest import ingest_paths, sample_logs_root
@@ -149,6 +153,15 @@ HANDWRITTEN = {
     "semantic-kernel-dotnet": [{"messages": fr.SK_DOTNET}],
     "continue": [fr.CONTINUE_SESSION],
     "openhands-sdk": fr.OPENHANDS_SDK,
+    "chatgpt-export": [conversation([text("user", "Add 2 and 3.", 1.0), text("assistant", "5", 2.0)])],
+    "assistants": thread(),
+    "a2a": [
+        task(
+            [said("user", {"kind": "text", "text": "Hi"})],
+            artifacts=[{"artifactId": "a1", "parts": [{"kind": "text", "text": "Hello"}]}],
+        )
+    ],
+    "langchain-agent": [result(action("get_weather", {"city": "Paris"}, "Invoking: `get_weather`\n"), "18C")],
     "bedrock-agents": fr.BEDROCK_AGENT_TRACE,
     "llamaindex": fr.LLAMAINDEX_EVENTS,
     "phoenix-rows": fr.PHOENIX_ROWS,

@@ -268,20 +268,20 @@ def _tool_messages(details: dict[str, Any], status: Any) -> list[dict[str, Any]]
     for index, raw in enumerate(expect(details.get("tool_calls"), list, "step_details.tool_calls")):
         call = expect(raw, dict, f"step_details.tool_calls[{index}]")
         kind = call.get("type")
+        if kind not in ("function", *BUILT_IN):  # first: the type names the body's field in the path
+            raise RecordError(
+                "unknown content part", f"step_details.tool_calls[{index}] is of type {named(kind)}"
+            )
         body = expect(call.get(kind), dict, f"step_details.tool_calls[{index}].{kind}")
         if kind == "function":
             name, arguments, output = body.get("name"), body.get("arguments"), body.get("output")
         elif kind == "code_interpreter":
             name, arguments = kind, canonical_json({"input": body.get("input")})
             output = _code_outputs(body.get("outputs"))
-        elif kind == "file_search":
+        else:
             name = kind
             arguments = canonical_json(body["ranking_options"]) if body.get("ranking_options") else None
             output = _search_results(body.get("results"))
-        else:
-            raise RecordError(
-                "unknown content part", f"step_details.tool_calls[{index}] is of type {named(kind)}"
-            )
         calls.append(
             {"id": call.get("id"), "type": "function", "function": {"name": name, "arguments": arguments}}
         )
