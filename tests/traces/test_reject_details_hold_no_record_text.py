@@ -18,6 +18,8 @@ from typing import Any
 import framework_records as fr
 import pytest
 from ai_sdk_bare_steps import v4, v5
+from ai_sdk_requests import CASES as AI_SDK_REQUESTS
+from ai_sdk_requests import steps as ai_sdk_steps
 from chatgpt_exports import conversation, text
 from handwritten_records import (
     AGENTS_SDK_TRACE,
@@ -184,6 +186,9 @@ HANDWRITTEN = {
         for step in v5()
     ],
     "ai-sdk-steps-v5-error-lines": v5(failed=True),
+    "ai-sdk-steps-responses-request": ai_sdk_steps(
+        next(c for c in AI_SDK_REQUESTS if c.name == "instructions-parts-history-object-q0")
+    ),
 }
 """The JSONL lines of each format's hand-written record."""
 

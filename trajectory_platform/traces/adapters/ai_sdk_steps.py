@@ -20,9 +20,11 @@ Each step is one assistant event (reasoning, text and calls) then a tool event p
 call's input, so results are read by their kind, never as calls. The prompt is not in the steps:
 the first step's ``request.body`` (the provider request the SDK sent, JSON text or an object)
 holds it when the SDK kept it; its ``system`` and ``messages`` are read as the Messages and Chat
-Completions readers read them. Without it the episode says so (``request_missing``, as an answer
-read alone does). A step's ``response.messages`` repeats the steps and is not read again; sources
-(citations) are counted in ``extra_json.sources``.
+Completions readers read them, a Responses API request's ``instructions`` and ``input`` (what the
+SDK's ``openai`` provider sends from v5 on) as the Responses reader reads them. Without it the
+episode says so (``request_missing``, as an answer read alone does). A step's
+``response.messages`` repeats the steps and is not read again; sources (citations) are counted in
+``extra_json.sources``.
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ from trajectory_platform.traces.adapters.content_parts import (
 )
 from trajectory_platform.traces.adapters.lone_answer import REQUEST_MISSING
 from trajectory_platform.traces.adapters.openai import events_of_messages
+from trajectory_platform.traces.adapters.openai_responses import is_request, request_events
 from trajectory_platform.traces.record import Episode, Event, canonical_json
 
 STEP_KEYS = ("toolCalls", "toolResults", "content", "stepType")
@@ -151,9 +154,11 @@ def _prompt(step: dict[str, Any]) -> list[Event] | None:
             body = parse_json(body)
         except (ValueError, RecordError):
             return None
+    where = "steps[0].request.body"
+    if is_request(body):
+        return request_events(body, where)
     if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
         return None
-    where = "steps[0].request.body"
     system = system_events(body, where) if isinstance(body.get("system"), str | list) else []
     return [*system, *events_of_messages(body["messages"], f"{where}.messages")]
 
