@@ -56,6 +56,8 @@ from handwritten_records import (
     STREAMED_GATEWAY_CALL,
     TEXT_COMPLETION_CALL,
 )
+from strands_multi_agent import CASES as STRANDS_MULTI_AGENT
+from strands_multi_agent import write as write_multi_agent
 from strands_sessions import agent_folder
 from strands_sessions import assistant as strands_assistant
 from strands_sessions import result as strands_result
@@ -244,6 +246,11 @@ def _strands_session(root: Path) -> None:
 FOLDERS = {
     "strands-session": _strands_session,
     "openhands-file-store": lambda root: openhands_session(root, count=4, metadata=True),
+    **{
+        f"strands-{case.name}": lambda root, case=case: write_multi_agent(root, case)
+        for case in STRANDS_MULTI_AGENT
+        if case.name in ("swarm-string-failed-session", "graph-blocks-nested-session")
+    },
 }
 """The logs written one item a file (``numbered_files.py``): each writes its folder under a root."""
 
