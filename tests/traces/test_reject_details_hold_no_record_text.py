@@ -56,6 +56,7 @@ from handwritten_records import (
     STREAMED_GATEWAY_CALL,
     TEXT_COMPLETION_CALL,
 )
+from provider_tool_turns import CASES as PROVIDER_TOOL_TURNS
 from strands_multi_agent import CASES as STRANDS_MULTI_AGENT
 from strands_multi_agent import write as write_multi_agent
 from strands_sessions import agent_folder
@@ -188,6 +189,12 @@ HANDWRITTEN = {
         for step in v5()
     ],
     "ai-sdk-steps-v5-error-lines": v5(failed=True),
+    **{
+        f"provider-tool-{case.name}": case.record
+        for case in PROVIDER_TOOL_TURNS
+        if case.name.endswith("-web_search-lead-0")
+        and case.fmt in ("langgraph", "pydantic-ai", "mistral-conversations")
+    },
     "ai-sdk-steps-responses-request": ai_sdk_steps(
         next(c for c in AI_SDK_REQUESTS if c.name == "instructions-parts-history-object-q0")
     ),
