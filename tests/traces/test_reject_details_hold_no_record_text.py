@@ -256,7 +256,7 @@ FOLDERS = {
     **{
         f"strands-{case.name}": lambda root, case=case: write_multi_agent(root, case)
         for case in STRANDS_MULTI_AGENT
-        if case.name in ("swarm-string-failed-session", "graph-blocks-nested-session")
+        if case.name == "graph-blocks-nested-session"
     },
 }
 """The logs written one item a file (``numbered_files.py``): each writes its folder under a root."""
