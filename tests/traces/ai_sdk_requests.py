@@ -71,6 +71,34 @@ def _case(question: str, system: str, user: str, history: bool, text: bool) -> C
     )
 
 
+def _gemini_earlier() -> list[dict[str, Any]]:
+    """The same earlier exchange as Gemini ``contents``."""
+    return [
+        {"role": "user", "parts": [{"text": "Time in Rome?"}]},
+        {"role": "model", "parts": [{"functionCall": {"name": "clock", "args": {"city": "Rome"}}}]},
+        {
+            "role": "user",
+            "parts": [{"functionResponse": {"name": "clock", "response": {"content": "10:00"}}}],
+        },
+        {"role": "model", "parts": [{"text": "It is 10:00."}]},
+    ]
+
+
+def _gemini_case(question: str, system: bool, history: bool, text: bool) -> Case:
+    """The SDK's ``google`` provider's request: ``systemInstruction`` and ``contents`` (camelCase)."""
+    said = "Be brief."
+    body: dict[str, Any] = {"generationConfig": {"temperature": 0}, "tools": [{"functionDeclarations": []}]}
+    if system:
+        body["systemInstruction"] = {"parts": [{"text": said}]}
+    earlier = _gemini_earlier() if history else []
+    body["contents"] = [*earlier, {"role": "user", "parts": [{"text": question}]}]
+    shape = f"{'history' if history else 'first'}-{'text' if text else 'object'}"
+    name = f"gemini-{'system' if system else 'none'}-{shape}-q{QUESTIONS.index(question)}"
+    return Case(
+        name, json.dumps(body) if text else body, said if system else None, question, 4 if history else 0
+    )
+
+
 CASES = [
     _case(*combo)
     for combo in itertools.product(
@@ -83,12 +111,22 @@ CASES = [
 ]
 
 
+GEMINI = [
+    _gemini_case(*combo)
+    for combo in itertools.product(QUESTIONS, (True, False), (False, True), (True, False))
+]
+"""Added after the Responses requests were measured: the ``google`` provider's bodies, one class with
+them (a provider's request, read by that provider's reader), split the same way."""
+
+
 def _half(case: Case) -> int:
     return hashlib.sha256(case.name.encode()).digest()[0] % 2
 
 
 DEV = [c for c in CASES if _half(c) == 0]
 VALIDATION = [c for c in CASES if _half(c) == 1]
+GEMINI_DEV = [c for c in GEMINI if _half(c) == 0]
+GEMINI_VALIDATION = [c for c in GEMINI if _half(c) == 1]
 
 CONTROLS = [
     Case(

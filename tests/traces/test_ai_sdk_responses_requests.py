@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from ai_sdk_requests import CONTROLS, DEV, Case, steps
+from ai_sdk_requests import CONTROLS, DEV, GEMINI_DEV, Case, steps
 
 from trajectory_platform.traces.ingest import ingest_paths
 
@@ -40,6 +40,11 @@ def assert_prompt_read(case: Case, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("case", DEV, ids=lambda case: case.name)
 def test_a_responses_request_is_the_runs_prompt(case: Case, tmp_path: Path):
+    assert_prompt_read(case, tmp_path)
+
+
+@pytest.mark.parametrize("case", GEMINI_DEV, ids=lambda case: case.name)
+def test_a_gemini_request_is_the_runs_prompt(case: Case, tmp_path: Path):
     assert_prompt_read(case, tmp_path)
 
 

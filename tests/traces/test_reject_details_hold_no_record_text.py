@@ -19,6 +19,7 @@ import framework_records as fr
 import pytest
 from ai_sdk_bare_steps import v4, v5
 from ai_sdk_requests import CASES as AI_SDK_REQUESTS
+from ai_sdk_requests import GEMINI as AI_SDK_GEMINI_REQUESTS
 from ai_sdk_requests import steps as ai_sdk_steps
 from chatgpt_exports import conversation, text
 from handwritten_records import (
@@ -195,6 +196,9 @@ HANDWRITTEN = {
         if case.name.endswith("-web_search-lead-0")
         and case.fmt in ("langgraph", "pydantic-ai", "mistral-conversations")
     },
+    "ai-sdk-steps-gemini-request": ai_sdk_steps(
+        next(c for c in AI_SDK_GEMINI_REQUESTS if c.name == "gemini-system-history-object-q0")
+    ),
     "ai-sdk-steps-responses-request": ai_sdk_steps(
         next(c for c in AI_SDK_REQUESTS if c.name == "instructions-parts-history-object-q0")
     ),

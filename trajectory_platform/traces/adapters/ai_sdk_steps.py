@@ -21,8 +21,9 @@ call's input, so results are read by their kind, never as calls. The prompt is n
 the first step's ``request.body`` (the provider request the SDK sent, JSON text or an object)
 holds it when the SDK kept it; its ``system`` and ``messages`` are read as the Messages and Chat
 Completions readers read them, a Responses API request's ``instructions`` and ``input`` (what the
-SDK's ``openai`` provider sends from v5 on) as the Responses reader reads them. Without it the
-episode says so (``request_missing``, as an answer read alone does). A step's
+SDK's ``openai`` provider sends from v5 on) as the Responses reader reads them, a Gemini request's
+``systemInstruction`` and ``contents`` (the ``google`` provider) as the Gemini reader does. Without
+it the episode says so (``request_missing``, as an answer read alone does). A step's
 ``response.messages`` repeats the steps and is not read again; sources (citations) are counted in
 ``extra_json.sources``.
 """
@@ -33,6 +34,7 @@ import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
+from trajectory_platform.traces.adapters import gemini, openai_responses
 from trajectory_platform.traces.adapters.anthropic import system_events
 from trajectory_platform.traces.adapters.base import (
     CHAT_TASK_ID_SOURCE,
@@ -59,13 +61,18 @@ from trajectory_platform.traces.adapters.content_parts import (
 )
 from trajectory_platform.traces.adapters.lone_answer import REQUEST_MISSING
 from trajectory_platform.traces.adapters.openai import events_of_messages
-from trajectory_platform.traces.adapters.openai_responses import is_request, request_events
 from trajectory_platform.traces.record import Episode, Event, canonical_json
 
 STEP_KEYS = ("toolCalls", "toolResults", "content", "stepType")
 """Fields a step of either release holds beside its ``finishReason``."""
 SOURCE = "source"
 MISSING = "the prompt: the first step kept no request body (request.body) to read it from"
+READERS = (
+    (openai_responses.is_request, openai_responses.request_events),
+    (gemini.is_request, gemini.request_events),
+)
+"""Request bodies read by their provider's reader: a Responses API request (the SDK's ``openai``
+provider), a Gemini API request (its ``google`` provider); any other body is read for ``messages``."""
 
 
 def _is_step(step: Any) -> bool:
@@ -155,8 +162,9 @@ def _prompt(step: dict[str, Any]) -> list[Event] | None:
         except (ValueError, RecordError):
             return None
     where = "steps[0].request.body"
-    if is_request(body):
-        return request_events(body, where)
+    for is_request, request_events in READERS:
+        if is_request(body):
+            return request_events(body, where)
     if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
         return None
     system = system_events(body, where) if isinstance(body.get("system"), str | list) else []
