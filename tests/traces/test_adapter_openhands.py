@@ -4,9 +4,13 @@ assistant call; a ``condensation`` (the condenser forgetting events) is a compac
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import pytest
 from log_files import one_episode, write_json
+
+from trajectory_platform.traces.ingest import ingest_paths
 
 
 def _agent_run(event_id: int, call_id: str, command: str) -> dict:
@@ -103,3 +107,21 @@ def test_a_condensation_is_a_compaction_replacing_what_it_forgot(tmp_path: Path)
     assert (summary.content, summary.replaces_through) == ("Ran tests; test_add fails.", 2)
     assert (forgetting.content, forgetting.replaces_through) == (None, 5)
     assert not any(c.name == "condensation" for e in episode.events for c in e.tool_calls)
+
+
+@pytest.mark.parametrize("field", ["id", "cause", "action", "observation"])
+def test_an_event_field_the_index_keys_on_that_is_an_object_is_a_wrong_type_reject(
+    field: str, tmp_path: Path
+):
+    """An event's ``id`` / ``cause`` (keys of the session's index) and its ``action`` / ``observation``
+    kind are looked up; an object there was an ``unexpected structure`` reject (``unhashable type``),
+    now a ``wrong type`` reject naming the field."""
+    events = [
+        {"id": 0, "source": "user", "action": "message", "args": {"content": "Fix calc.py"}},
+        {"id": 1, "source": "agent", "cause": 0, "observation": "run", "content": "ok", "extras": {}},
+    ]
+    events[1 if field in ("cause", "observation") else 0][field] = {"value": "x"}
+    path = tmp_path / "events.json"
+    path.write_text(json.dumps(events))
+    (reject,) = ingest_paths([path], fmt="openhands").rejects
+    assert reject.reason == "wrong type" and f".{field} is dict" in reject.detail

@@ -410,7 +410,9 @@ w(
         "usage": {"prompt_tokens": 100, "completion_tokens": 20},
     },
 )
-EXPECTED["v08_mistral_run_response.json"] = [("mistral-conversations", "assistant tool", 1)]
+EXPECTED["v08_mistral_run_response.json"] = [("mistral-conversations", "assistant tool assistant", 1)]
+"""The answer after the built-in search is a turn of its own: written after the model saw the result
+(``provider_tool_turns.py``; it was joined to the calling turn, read as written before the search)."""
 # V9 OpenHands SDK JSONL: parallel actions, newer MessageToolCall shape, error, reject, condensation, pause
 sdk = [
     {
@@ -1357,6 +1359,6 @@ def test_the_held_out_cases_that_failed_first_stay_fixed(tmp_path: Path):
     (history,) = _ingest("v07_sk_dotnet_content_and_items.json", tmp_path).episodes
     assert [(e.tool_call_id, e.tool_name) for e in history.events if e.kind == "tool"] == [("k1", "Math-Add")]
     (run,) = _ingest("v08_mistral_run_response.json", tmp_path).episodes
-    assert run.events[0].content == "Top story: \n[tool_reference]" and "example.com" in (
+    assert run.events[2].content == "Top story: \n[tool_reference]" and "example.com" in (
         run.extra_json or ""
     )

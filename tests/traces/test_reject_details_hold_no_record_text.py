@@ -4,7 +4,8 @@ field in turn by a key (as a string, and inside an object where a string or numb
 number no field holds, and renames every object key to a key; every such record is read or
 rejected (never a crash), and the key is in no reject's reason, detail or excerpt. A record's own
 id (an OTel trace id, a Claude Code session id) may be in its path: that is how a person finds the
-record in their logs."""
+record in their logs. A log written as a folder of files (Strands' sessions, OpenHands' file store)
+is swept file by file, the folder's other files as they were."""
 
 from __future__ import annotations
 
@@ -16,6 +17,10 @@ from typing import Any
 
 import framework_records as fr
 import pytest
+from ai_sdk_bare_steps import v4, v5
+from ai_sdk_requests import CASES as AI_SDK_REQUESTS
+from ai_sdk_requests import GEMINI as AI_SDK_GEMINI_REQUESTS
+from ai_sdk_requests import steps as ai_sdk_steps
 from chatgpt_exports import conversation, text
 from handwritten_records import (
     AGENTS_SDK_TRACE,
@@ -52,9 +57,17 @@ from handwritten_records import (
     STREAMED_GATEWAY_CALL,
     TEXT_COMPLETION_CALL,
 )
+from provider_tool_turns import CASES as PROVIDER_TOOL_TURNS
+from strands_multi_agent import CASES as STRANDS_MULTI_AGENT
+from strands_multi_agent import write as write_multi_agent
+from strands_sessions import agent_folder
+from strands_sessions import assistant as strands_assistant
+from strands_sessions import result as strands_result
+from strands_sessions import user as strands_user
 from test_a2a_tasks import said, task
 from test_assistants_run_steps import thread
 from test_langchain_agent_steps import action, result
+from test_openhands_file_store import session as openhands_session
 
 from trajectory_platform.traces.drops import named, without_record_text
 from trajectory_platform.traces.ingest import ingest_paths, sample_logs_root
@@ -168,27 +181,89 @@ HANDWRITTEN = {
     "mistral-conversations": [fr.MISTRAL_HISTORY],
     "dspy-react": [fr.DSPY_REACT],
     "ag2-events": fr.AG2_EVENTS,
+    "ai-sdk-steps": [{"steps": v5(), "text": "It is 18C.", "response": {"id": "r1", "modelId": "gpt-4o"}}],
+    "ai-sdk-steps-v4-lines": v4(),
+    "ai-sdk-steps-body-object": [
+        {**step, "request": {"body": json.loads(step["request"]["body"]) | {"system": "Be brief."}}}
+        if "request" in step
+        else step
+        for step in v5()
+    ],
+    "ai-sdk-steps-v5-error-lines": v5(failed=True),
+    **{
+        f"provider-tool-{case.name}": case.record
+        for case in PROVIDER_TOOL_TURNS
+        if case.name.endswith("-web_search-lead-0")
+        and case.fmt in ("langgraph", "pydantic-ai", "mistral-conversations")
+    },
+    "ai-sdk-steps-gemini-request": ai_sdk_steps(
+        next(c for c in AI_SDK_GEMINI_REQUESTS if c.name == "gemini-system-history-object-q0")
+    ),
+    "ai-sdk-steps-responses-request": ai_sdk_steps(
+        next(c for c in AI_SDK_REQUESTS if c.name == "instructions-parts-history-object-q0")
+    ),
 }
 """The JSONL lines of each format's hand-written record."""
 
 
-def _sweep(doc: Any, jsonl: bool, name: str, folder: Path) -> int:
-    """Ingest every mutation of ``doc``; assert no reject holds the key; return the rejects seen."""
+def _folder_sweep(files: dict[str, tuple[Any, bool]], name: str, root: Path) -> int:
+    """Ingest every mutation of every file of a log written as several (``files``: each file's
+    path in the log's folder -> its document and whether it is JSONL), the others as they were;
+    assert no reject holds the key; return the rejects seen."""
     rejects = 0
-    for place, at in _places(doc):
-        for form in FORMS if place == "value" else (None,):
-            mutated = _with_key(doc, place, at, form)
-            path = folder / name
-            path.write_text("\n".join(map(json.dumps, mutated)) + "\n" if jsonl else json.dumps(mutated))
-            for reject in ingest_paths([path]).rejects:
-                rejects += 1
-                said = json.dumps([reject.reason, reject.detail, reject.excerpt])
-                assert KEY not in said and LOWER_KEY not in said, (
-                    f"{name}: the key put at {at} ({place}): {said}"
-                )
-                if KEY in (reject.source_path or "") or LOWER_KEY in (reject.source_path or ""):
-                    assert at[-1] in RECORD_IDS, f"{name}: the key put at {at} is in {reject.source_path}"
+    runs = 0
+    for changed, (doc, _jsonl) in files.items():
+        for place, at in _places(doc):
+            for form in FORMS if place == "value" else (None,):
+                runs += 1
+                folder = root / f"run{runs}"
+                for relative, (other, other_jsonl) in files.items():
+                    value = _with_key(doc, place, at, form) if relative == changed else other
+                    path = folder / relative
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    lines = "\n".join(map(json.dumps, value)) + "\n" if other_jsonl else json.dumps(value)
+                    path.write_text(lines)
+                for reject in ingest_paths([folder]).rejects:
+                    rejects += 1
+                    said = json.dumps([reject.reason, reject.detail, reject.excerpt])
+                    where = f"{name}: the key put at {changed} {at} ({place})"
+                    assert KEY not in said and LOWER_KEY not in said, f"{where}: {said}"
+                    if KEY in (reject.source_path or "") or LOWER_KEY in (reject.source_path or ""):
+                        assert at[-1] in RECORD_IDS, f"{where} is in {reject.source_path}"
     return rejects
+
+
+def _sweep(doc: Any, jsonl: bool, name: str, folder: Path) -> int:
+    """Ingest every mutation of ``doc`` written as the one file ``name``; assert no reject holds the
+    key; return the rejects seen."""
+    return _folder_sweep({name: (doc, jsonl)}, name, folder)
+
+
+def _strands_session(root: Path) -> None:
+    agent_folder(
+        root,
+        "s1",
+        "a1",
+        [
+            strands_user("Weather in Paris?"),
+            strands_assistant("Checking.", ("t1", "get_weather", {"city": "Paris"})),
+            strands_result("t1", "18C"),
+            strands_assistant("18C in Paris."),
+        ],
+        m3=strands_assistant("[redacted]"),
+    )
+
+
+FOLDERS = {
+    "strands-session": _strands_session,
+    "openhands-file-store": lambda root: openhands_session(root, count=4, metadata=True),
+    **{
+        f"strands-{case.name}": lambda root, case=case: write_multi_agent(root, case)
+        for case in STRANDS_MULTI_AGENT
+        if case.name == "graph-blocks-nested-session"
+    },
+}
+"""The logs written one item a file (``numbered_files.py``): each writes its folder under a root."""
 
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=[p.name for p in SAMPLES])
@@ -200,6 +275,14 @@ def test_no_bundled_sample_leaks_a_field_into_a_reject(sample: Path, tmp_path: P
 @pytest.mark.parametrize("fmt", sorted(HANDWRITTEN))
 def test_no_handwritten_record_leaks_a_field_into_a_reject(fmt: str, tmp_path: Path):
     assert _sweep(HANDWRITTEN[fmt], True, f"{fmt}.jsonl", tmp_path) > 0
+
+
+@pytest.mark.parametrize("fmt", sorted(FOLDERS))
+def test_no_log_written_as_a_folder_leaks_a_field_into_a_reject(fmt: str, tmp_path: Path):
+    template = tmp_path / "template"
+    FOLDERS[fmt](template)
+    files = {str(p.relative_to(template)): _read(p) for p in sorted(template.rglob("*")) if p.is_file()}
+    assert _folder_sweep(files, fmt, tmp_path / "runs") > 0
 
 
 def test_a_real_mini_swe_agent_trajectory_leaks_no_field_into_a_reject(real_root: Path, tmp_path: Path):

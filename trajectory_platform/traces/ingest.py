@@ -45,7 +45,7 @@ from trajectory_platform.traces.adapters.citations import citations_of_episodes,
 from trajectory_platform.traces.adapters.datasets import NOT_A_TRAJECTORY, describe_non_trajectory
 from trajectory_platform.traces.adapters.inline_markup import MarkupTally, lift_inline_markup
 from trajectory_platform.traces.adapters.inspect_archive import ARCHIVE_SUFFIX
-from trajectory_platform.traces.adapters.text_conventions import appending_frameworks
+from trajectory_platform.traces.adapters.text_conventions import appending_frameworks, typed_by_people
 from trajectory_platform.traces.adapters.tool_errors import mark_harness_errors
 from trajectory_platform.traces.cross_file import SpanningGroups, groups_by_id
 from trajectory_platform.traces.drops import Drop, Tally, named, path_of, without_record_text
@@ -596,7 +596,12 @@ def _ingest_record(
         try:
             native = reader.name == "native"  # the platform's own record: read back as written
             frameworks = frozenset() if native else appending_frameworks(record.value, episode.events)
-            markup = MarkupTally() if native else lift_inline_markup(episode, reader.markup_tools, frameworks)
+            people = not native and typed_by_people(record.value)
+            markup = (
+                MarkupTally()
+                if native
+                else lift_inline_markup(episode, reader.markup_tools, frameworks, people)
+            )
             if not native:
                 mark_harness_errors(episode)
             replaced = scrub_episode(episode)

@@ -20,9 +20,12 @@ Each step is one assistant event (reasoning, text and calls) then a tool event p
 call's input, so results are read by their kind, never as calls. The prompt is not in the steps:
 the first step's ``request.body`` (the provider request the SDK sent, JSON text or an object)
 holds it when the SDK kept it; its ``system`` and ``messages`` are read as the Messages and Chat
-Completions readers read them. Without it the episode says so (``request_missing``, as an answer
-read alone does). A step's ``response.messages`` repeats the steps and is not read again; sources
-(citations) are counted in ``extra_json.sources``.
+Completions readers read them, a Responses API request's ``instructions`` and ``input`` (what the
+SDK's ``openai`` provider sends from v5 on) as the Responses reader reads them, a Gemini request's
+``systemInstruction`` and ``contents`` (the ``google`` provider) as the Gemini reader does. Without
+it the episode says so (``request_missing``, as an answer read alone does). A step's
+``response.messages`` repeats the steps and is not read again; sources (citations) are counted in
+``extra_json.sources``.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
+from trajectory_platform.traces.adapters import gemini, openai_responses
 from trajectory_platform.traces.adapters.anthropic import system_events
 from trajectory_platform.traces.adapters.base import (
     CHAT_TASK_ID_SOURCE,
@@ -63,6 +67,12 @@ STEP_KEYS = ("toolCalls", "toolResults", "content", "stepType")
 """Fields a step of either release holds beside its ``finishReason``."""
 SOURCE = "source"
 MISSING = "the prompt: the first step kept no request body (request.body) to read it from"
+READERS = (
+    (openai_responses.is_request, openai_responses.request_events),
+    (gemini.is_request, gemini.request_events),
+)
+"""Request bodies read by their provider's reader: a Responses API request (the SDK's ``openai``
+provider), a Gemini API request (its ``google`` provider); any other body is read for ``messages``."""
 
 
 def _is_step(step: Any) -> bool:
@@ -151,9 +161,12 @@ def _prompt(step: dict[str, Any]) -> list[Event] | None:
             body = parse_json(body)
         except (ValueError, RecordError):
             return None
+    where = "steps[0].request.body"
+    for is_request, request_events in READERS:
+        if is_request(body):
+            return request_events(body, where)
     if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
         return None
-    where = "steps[0].request.body"
     system = system_events(body, where) if isinstance(body.get("system"), str | list) else []
     return [*system, *events_of_messages(body["messages"], f"{where}.messages")]
 

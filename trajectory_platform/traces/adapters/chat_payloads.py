@@ -18,7 +18,7 @@ from trajectory_platform.traces.adapters.base import (
     optional_str,
     text_of,
 )
-from trajectory_platform.traces.adapters.content_parts import pieces_of
+from trajectory_platform.traces.adapters.content_parts import pieces_of, steps_of
 from trajectory_platform.traces.adapters.message_roles import (
     CLASS_NAMES,
     LANGCHAIN_ROLES,
@@ -27,6 +27,7 @@ from trajectory_platform.traces.adapters.message_roles import (
 from trajectory_platform.traces.adapters.openai import (
     ROLE_KINDS,
     event_of_message,
+    events_of_message,
     taken_choice,
     tool_call_of,
 )
@@ -38,8 +39,34 @@ KINDS = {kind: ROLE_KINDS[role] for kind, role in LANGCHAIN_ROLES.items()}
 CHAT_ROLES = {"user": "user", "assistant": "assistant", "system": "system", "tool": "tool"}
 
 
-def _message_parts(kind: str, fields: dict[str, Any], where: str) -> Event:
-    """One LangChain message (its type and its fields) as an event."""
+def _message_events(kind: str, fields: dict[str, Any], where: str) -> list[Event]:
+    """One LangChain message (its type and its fields) as events: one, or, for an AI message whose
+    content holds the results of tools its provider ran within the turn (Anthropic's web search or
+    code execution, as ``langchain-anthropic`` keeps them), a turn per model step, each followed by
+    its results (``content_parts.steps_of``: the text after a result was written after the model saw
+    it, as every reader of such a message reads it). The calls ``tool_calls`` lists are those the
+    message ended with, so they go with its last step."""
+    content = fields.get("content")
+    steps = steps_of(content) if kind == "ai" and isinstance(content, list) else []
+    if len(steps) <= 1:
+        return _message_parts(kind, fields, where)
+    last = len(steps) - 1
+    events: list[Event] = []
+    for number, (start, parts) in enumerate(steps):
+        step: dict[str, Any] = {**fields} if number == 0 else {}
+        step |= {key: fields.get(key) if number == last else None for key in LISTED_CALLS}
+        at = where if number == 0 else f"{where}.content[{start}:]"
+        events += _message_parts(kind, {**step, "content": parts}, at)
+    return events
+
+
+LISTED_CALLS = ("tool_calls", "invalid_tool_calls")
+"""An AI message's fields listing its calls (:func:`_calls`)."""
+
+
+def _message_parts(kind: str, fields: dict[str, Any], where: str) -> list[Event]:
+    """One LangChain message (its type and its fields) as an event, then the results its content
+    holds where it is an AI message's step (:func:`_message_events`)."""
     if kind == "chat":
         role = fields.get("role")
         if role not in CHAT_ROLES:
@@ -52,9 +79,12 @@ def _message_parts(kind: str, fields: dict[str, Any], where: str) -> Event:
     content, output = fields.get("content"), KINDS[kind] == "tool"
     pieces = pieces_of(content, f"{where}.content", output) if isinstance(content, list) else []
     read = {piece: [v for k, v in pieces if k == piece] for piece in ("text", "reasoning", "call", "result")}
-    if (read["result"] and not output) or (kind != "ai" and (read["call"] or read["reasoning"])):
+    if (read["result"] and not output and kind != "ai") or (
+        kind != "ai" and (read["call"] or read["reasoning"])
+    ):
         raise RecordError("misplaced content part", f"{where}.content holds a part no {kind} message has")
-    said = [*read["text"], *(r.content for r in read["result"] if r.content is not None)]
+    results = read["result"] if kind == "ai" else []
+    said = [*read["text"], *(r.content for r in read["result"] if r.content is not None and not results)]
     text = "\n".join(said) if pieces else text_of(content, f"{where}.content")
     event = Event(kind=KINDS[kind], content=text)
     if kind == "ai":
@@ -67,7 +97,7 @@ def _message_parts(kind: str, fields: dict[str, Any], where: str) -> Event:
         event.tool_call_id = optional_str(fields.get("tool_call_id"), f"{where}.tool_call_id")
         event.tool_name = optional_str(fields.get("name"), f"{where}.name")
         event.status = "error" if fields.get("status") == "error" else "ok"
-    return event
+    return [event, *results]
 
 
 def _calls(fields: dict[str, Any], in_content: list[ToolCall], where: str) -> list[ToolCall]:
@@ -104,23 +134,36 @@ def _legacy_calls(extra: dict[str, Any], where: str) -> list[ToolCall]:
     return read
 
 
-def event_of(message: Any, where: str) -> Event:
+def events_of(message: Any, where: str) -> list[Event]:
     """A message in any shape tracing platforms store: a LangChain serialization (``lc``
-    constructor, ``{"type", "data"}``, ``{"type", "content", ...}``) or a role dict."""
+    constructor, ``{"type", "data"}``, ``{"type", "content", ...}``) or a role dict, as its events
+    (an AI message holding its provider's tools' results is a turn per step: :func:`_message_events`)."""
     expect(message, dict, where)
     if message.get("lc") == 1 and message.get("type") == "constructor":
         path = expect(message.get("id"), list, f"{where}.id")
         name = str(path[-1]).removesuffix("Chunk") if path else ""
         if name not in CLASS_NAMES:
             raise RecordError("unknown role", f"{where}.id names {named(name)}; expected a LangChain message")
-        return _message_parts(
+        return _message_events(
             CLASS_NAMES[name], expect(message.get("kwargs", {}), dict, f"{where}.kwargs"), where
         )
     if isinstance(message.get("data"), dict) and isinstance(message.get("type"), str):
-        return _message_parts(message["type"].removesuffix("Chunk"), message["data"], f"{where}.data")
+        return _message_events(message["type"].removesuffix("Chunk"), message["data"], f"{where}.data")
     if "role" in message:
-        return event_of_message(message, where)
-    return _message_parts(str(message.get("type")).removesuffix("Chunk"), message, where)
+        return events_of_message(message, where)
+    return _message_events(str(message.get("type")).removesuffix("Chunk"), message, where)
+
+
+def event_of(message: Any, where: str) -> Event:
+    """A message read by :func:`events_of` where one event must stand for it (a call's answer): a
+    message that reads as several (its provider ran tools within it) is a reject saying so."""
+    events = events_of(message, where)
+    if len(events) > 1:
+        raise RecordError(
+            "misplaced content part",
+            f"{where}.content holds the results of tools run within the message, where one message is read",
+        )
+    return events[0]
 
 
 def first_choice(response: dict[str, Any], where: str) -> Event:
@@ -150,7 +193,7 @@ def messages_seen(value: Any, where: str) -> list[Event]:
     if isinstance(value, list) and value and isinstance(value[0], list):
         value = value[0]  # a batch of one conversation (LangChain's chat model inputs)
     messages = expect(value, list, where)
-    return [*system, *(event_of(m, f"{where}[{i}]") for i, m in enumerate(messages))]
+    return [*system, *(e for i, m in enumerate(messages) for e in events_of(m, f"{where}[{i}]"))]
 
 
 def first_generation(result: dict[str, Any], where: str) -> Event:

@@ -34,6 +34,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from trajectory_platform.traces.adapters.anthropic_results import is_result_block, result_event
 from trajectory_platform.traces.adapters.base import (
     RecordError,
     arguments_text,
@@ -280,6 +281,10 @@ def piece_of(part: Any, where: str, output: bool = False) -> list[Piece]:
         raise RecordError("wrong type", f"{where} is {type(part).__name__}")
     if part_type(part) is not None and len(part) == 1 and not is_media(part):
         return []  # nothing but its kind (the AI SDK's ``step-start``: see :func:`steps_of`)
+    if is_result_block(part) and part["type"] != "tool_result":
+        return [
+            ("result", result_event(part, where, None))
+        ]  # a server / MCP tool's, as Anthropic's reader reads it
     part = named_by_type(part)
     bodies, kind = bodies_of(part)
     if any(word in (kind or "").lower() for word in REASONING_WORDS):

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, TypeGuard
 
 from trajectory_platform.traces.adapters.base import (
     CHAT_TASK_ID_SOURCE,
@@ -188,6 +188,35 @@ def events_of_content(content: Any, where: str) -> list[Event]:
     return [*user, *results]
 
 
+def _request_events(value: dict[str, Any], where: str) -> list[Event]:
+    """A request's prompt (snake_case keys): its ``system_instruction`` (a string or a ``Content``
+    of text parts) as a system event, then its ``contents``."""
+    events: list[Event] = []
+    instruction = value.get("system_instruction")
+    at = f"{where}system_instruction"
+    if instruction is not None:
+        text = instruction if isinstance(instruction, str) else None
+        if text is None:
+            parts = expect(expect(instruction, dict, at).get("parts"), list, f"{at}.parts")
+            text = "\n".join(expect(p.get("text"), str, f"{at}.parts[{i}].text") for i, p in enumerate(parts))
+        events.append(Event(kind="system", content=text))
+    for index, content in enumerate(value.get("contents") or []):
+        events.extend(events_of_content(content, f"{where}contents[{index}]"))
+    return events
+
+
+def is_request(body: Any) -> TypeGuard[dict[str, Any]]:
+    """A Gemini API request body: its ``contents`` a list of ``Content`` items."""
+    return isinstance(body, dict) and _is_contents(body.get("contents"))
+
+
+def request_events(body: dict[str, Any], where: str) -> list[Event]:
+    """The prompt a Gemini API request sent (``systemInstruction``, then ``contents``; camelCase or
+    snake_case), as events: what a caller that logged the request body (the Vercel AI SDK's steps,
+    its ``google`` provider) shows of the prompt."""
+    return _request_events(snaked(body), f"{where}.")
+
+
 def tool_specs_of(raw: Any, where: str) -> list[ToolSpec]:
     """``tools``: each entry's ``function_declarations``, and built-in tools named by their key
     (``{"google_search": {}}`` -> ``google_search``)."""
@@ -247,23 +276,7 @@ class GeminiAdapter(Adapter):
         episode = self.new_episode(record, src, adapter_episode_id(self.name, own_id, raw))
         episode.task.fixture_id = chat_task_id(raw)
         read_chat_outcome(raw, episode)
-        events: list[Event] = []
-        instruction = value.get("system_instruction")
-        if instruction is not None:
-            text = instruction if isinstance(instruction, str) else None
-            if text is None:
-                parts = expect(
-                    expect(instruction, dict, "system_instruction").get("parts"),
-                    list,
-                    "system_instruction.parts",
-                )
-                text = "\n".join(
-                    expect(p.get("text"), str, f"system_instruction.parts[{i}].text")
-                    for i, p in enumerate(parts)
-                )
-            events.append(Event(kind="system", content=text))
-        for index, content in enumerate(value.get("contents") or []):
-            events.extend(events_of_content(content, f"contents[{index}]"))
+        events = _request_events(value, "")
         if isinstance(candidates, list) and candidates:
             position, taken = taken_choice(response, "response", "candidates")
             at = f"response.candidates[{position}]"

@@ -316,17 +316,18 @@ def _lift_calls(event: Event, xml_tools: frozenset[str], tally: MarkupTally) -> 
 
 
 def _lift_convention_calls(
-    event: Event, following: Event | None, tally: MarkupTally
+    event: Event, following: Event | None, tally: MarkupTally, people: bool
 ) -> tuple[list[str | None], str | None]:
     """Calls an assistant turn writes in a plain-text convention (``text_conventions.py``):
     Mistral's ``[TOOL_CALLS]``, or a ReAct action when a tool's output comes next (a tool turn, or
-    a user turn starting ``Observation:``); the names of the calls lifted, and their convention."""
+    a user turn starting ``Observation:`` where a loop may have sent it: not in ``people``'s log,
+    see :func:`_answers`); the names of the calls lifted, and their convention."""
     if event.kind != "assistant" or not event.content:
         return [], None
     try:
         found = mistral_calls(event.content)
         answered_next = following is not None and (
-            following.kind == "tool" or observation(following) is not None
+            following.kind == "tool" or (not people and observation(following) is not None)
         )
         convention = MISTRAL
         if found is None and answered_next and (react := react_call(event.content)) is not None:
@@ -365,18 +366,22 @@ def _split_convention_turns(
     return turns, convention
 
 
-def _answers(event: Event, pending: list[str | None], convention: str | None, written_in: str) -> bool:
+def _answers(
+    event: Event, pending: list[str | None], convention: str | None, written_in: str, people: bool
+) -> bool:
     """May ``event``, a result written in ``written_in``, answer the calls left open? A tool turn
     is the loop's own; a user turn only where it answers calls the model wrote in that same
     convention (a ReAct ``Observation:`` a ReAct action, a ``✿RESULT✿`` a ``✿FUNCTION✿`` call): the
     loop's reply to them. Anywhere else it is what a person typed (``Observation: ...`` after a
     ``<tool_call>``, or in a plain chat), and read as a tool's output it would have been trained on
-    as the environment's words and escaped the fabrication check."""
-    return event.kind == "tool" or (bool(pending) and convention == written_in)
+    as the environment's words and escaped the fabrication check. In a log whose user turns are a
+    person's by what the log is (``people``: a chat app's export,
+    ``text_conventions.typed_by_people``) no user turn is a loop's reply, whatever it answers."""
+    return event.kind == "tool" or (not people and bool(pending) and convention == written_in)
 
 
 def _lift_convention_result(
-    event: Event, pending: list[str | None], convention: str | None, tally: MarkupTally
+    event: Event, pending: list[str | None], convention: str | None, tally: MarkupTally, people: bool
 ) -> list[Event] | None:
     """A turn that is the result of a lifted call in a plain-text convention: one Mistral
     ``[TOOL_RESULTS]`` block (by the call id it names), a ReAct ``Observation:`` or a Qwen-Agent
@@ -388,7 +393,7 @@ def _lift_convention_result(
     for text, form in ((observation(event), REACT), (qwen_result(event), QWEN_AGENT)):
         if result is None and pending and text is not None:
             result, written_in = (text, None), form
-    if result is None or not _answers(event, pending, convention, written_in):
+    if result is None or not _answers(event, pending, convention, written_in, people):
         return None
     content, call_id = result
     answered = pending.pop(0) if pending else event.tool_name
@@ -400,7 +405,7 @@ def _lift_convention_result(
 
 
 def _lift_results(
-    event: Event, pending: list[str | None], convention: str | None, tally: MarkupTally
+    event: Event, pending: list[str | None], convention: str | None, tally: MarkupTally, people: bool
 ) -> list[Event]:
     """A tool turn, or a user turn answering calls lifted from tags (Qwen puts results in the user
     turn; :func:`_answers`), made wholly of ``<tool_response>`` blocks: one tool event per block,
@@ -408,7 +413,7 @@ def _lift_results(
     if (
         not event.content
         or event.kind not in ("tool", "user")
-        or not _answers(event, pending, convention, MARKUP)
+        or not _answers(event, pending, convention, MARKUP, people)
     ):
         return [event]
     try:
@@ -439,21 +444,25 @@ def _lift_results(
 
 
 def lift_inline_markup(
-    episode: Episode, known_tools: frozenset[str] = frozenset(), frameworks: frozenset[str] = frozenset()
+    episode: Episode,
+    known_tools: frozenset[str] = frozenset(),
+    frameworks: frozenset[str] = frozenset(),
+    people: bool = False,
 ) -> MarkupTally:
     """Lift the episode's inline markup into its structured fields (in place) and record the tally
     in ``extra_json`` under :data:`MARKUP_KEY` when anything was lifted or kept. ``known_tools`` are
     tool names the format fixes (Cline's), read as XML-element calls as declared tools are.
     ``frameworks``: those the log shows produced it whose loop appends each tool's output to the
     acting text (``text_conventions.appending_frameworks``), so a result there in that framework's
-    convention is the tool's; any other is the model's own text."""
+    convention is the tool's; any other is the model's own text. ``people``: the log's user turns
+    are a person's by what the log is (``text_conventions.typed_by_people``), never a loop's reply."""
     tally = MarkupTally()
     for event in episode.events:
         if lift_thought_tokens(event):
             tally.lifted["reasoning"] += 1
         _lift_reasoning(event, tally)
     if not any(event.tool_calls for event in episode.events):
-        _lift_all_calls(episode, known_tools, frameworks, tally)
+        _lift_all_calls(episode, known_tools, frameworks, tally, people)
     if tally.lifted or tally.kept_as_text:
         extra = episode.extra()
         if episode.extra_json and not extra:
@@ -464,7 +473,11 @@ def lift_inline_markup(
 
 
 def _lift_all_calls(
-    episode: Episode, known_tools: frozenset[str], frameworks: frozenset[str], tally: MarkupTally
+    episode: Episode,
+    known_tools: frozenset[str],
+    frameworks: frozenset[str],
+    tally: MarkupTally,
+    people: bool,
 ) -> None:
     """Calls and their results, across the episode in order; tools a ``<tools>`` block declares
     become the episode's tools when it lists none."""
@@ -489,13 +502,13 @@ def _lift_all_calls(
         names = _lift_calls(event, xml_tools, tally)
         written_in: str | None = MARKUP
         if not names:
-            names, written_in = _lift_convention_calls(event, following, tally)
+            names, written_in = _lift_convention_calls(event, following, tally, people)
         if event.kind == "assistant":
             pending, convention = names, written_in  # a turn without calls leaves none open
             events.append(event)
             continue
-        replies = _lift_convention_result(event, pending, convention, tally) or _lift_results(
-            event, pending, convention, tally
+        replies = _lift_convention_result(event, pending, convention, tally, people) or _lift_results(
+            event, pending, convention, tally, people
         )
         if event.kind == "user" and replies[0] is event:
             pending = []  # a person spoke before any reply came: the loop never answered those calls

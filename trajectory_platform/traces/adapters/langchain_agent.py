@@ -34,7 +34,7 @@ from trajectory_platform.traces.adapters.base import (
     expect,
     optional_str,
 )
-from trajectory_platform.traces.adapters.chat_payloads import event_of
+from trajectory_platform.traces.adapters.chat_payloads import event_of, events_of
 from trajectory_platform.traces.adapters.content_parts import output_text
 from trajectory_platform.traces.adapters.openai import extra_of
 from trajectory_platform.traces.adapters.text_conventions import react_call
@@ -82,7 +82,7 @@ class LangChainAgentAdapter(Adapter):
         episode = self.new_episode(record, src, adapter_episode_id(self.name, None, value))
         episode.task.fixture_id = chat_task_id(value)
         history = expect(value.get("chat_history") or [], list, "chat_history")
-        episode.events = [event_of(m, f"chat_history[{i}]") for i, m in enumerate(history)]
+        episode.events = [e for i, m in enumerate(history) for e in events_of(m, f"chat_history[{i}]")]
         asked = value.get("input")
         if asked is not None:
             text = asked if isinstance(asked, str) else canonical_json(asked)

@@ -52,7 +52,7 @@ from trajectory_platform.traces.adapters.base import (
     task_id_in,
 )
 from trajectory_platform.traces.adapters.call_trace import CONVERSATION
-from trajectory_platform.traces.adapters.chat_payloads import event_of
+from trajectory_platform.traces.adapters.chat_payloads import events_of
 from trajectory_platform.traces.adapters.langgraph_messages import (
     MISSING,
     graph_of,
@@ -273,7 +273,7 @@ class LangGraphAdapter(Adapter):
         thread = _thread_of(latest)
         episode = self.new_episode(record, src, adapter_episode_id(self.name, thread, latest))
         messages = snapshot_messages(latest) or []
-        episode.events = [event_of(m, f"messages[{i}]") for i, m in enumerate(messages)]
+        episode.events = [e for i, m in enumerate(messages) for e in events_of(m, f"messages[{i}]")]
         name_tool_results(episode.events)
         episode.task.fixture_id = task_id_in([(latest.get("metadata"), "metadata."), (latest, "")])
         episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
@@ -297,7 +297,7 @@ class LangGraphAdapter(Adapter):
             for node, state in (update or {}).items():
                 channels.update(k for k in (state or {}) if k != "messages")
                 for number, message in enumerate(_listed(_messages_of(state))):
-                    episode.events.append(event_of(message, f"updates[{index}].{node}.messages[{number}]"))
+                    episode.events += events_of(message, f"updates[{index}].{node}.messages[{number}]")
                     read = True
             without += not read
         name_tool_results(episode.events)
@@ -351,7 +351,7 @@ class LangGraphAdapter(Adapter):
         """One graph's conversation of a ``stream_mode="messages"`` run (its id set by :func:`split_run`)."""
         episode = self.new_episode(record, src, "")
         messages = joined_messages(pairs)
-        episode.events = [event_of(m, f"messages[{i}]") for i, m in enumerate(messages)]
+        episode.events = [e for i, m in enumerate(messages) for e in events_of(m, f"messages[{i}]")]
         name_tool_results(episode.events)
         episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
         metadata = [m for _, m in pairs]
@@ -398,7 +398,7 @@ class LangGraphAdapter(Adapter):
         read = []
         for namespace, said in conversation.split():
             episode = self.new_episode(record, src, "")
-            episode.events = [event_of(s.message, s.where) for s in said]
+            episode.events = [e for s in said for e in events_of(s.message, s.where)]
             name_tool_results(episode.events)
             episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
             extra = {**more, "subgraph_events": provenance(said)}

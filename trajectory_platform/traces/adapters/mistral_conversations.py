@@ -10,7 +10,9 @@ in ``extra_json.references``),
 ``function.result`` (its answer), ``tool.execution`` (a built-in tool the API ran itself: web search,
 code interpreter; its call and what it returned, ``info``) and ``agent.handoff`` (one agent passing
 the conversation to another, counted in ``extra_json.handoffs``). The outputs of one model response
-(a message and the calls after it, with nothing between) are one assistant turn. The model is the
+(a message and the calls after it, with nothing between) are one assistant turn; an output after a
+built-in tool's result was written after the model saw it, so it opens the next turn (as every
+reader reads a provider-run tool's result inside a turn). The model is the
 first ``model`` an output names; the episode's id the ``conversation_id``. An entry of another type rejects
 the record with its index.
 """
@@ -87,6 +89,9 @@ class MistralConversationsAdapter(Adapter):
             kind = entry["type"]
             stamp = timestamp_of(entry.get("created_at"), f"{where}.created_at")
             if kind in ("message.output", "function.call", "tool.execution"):
+                if turn is not None and turn.results and kind != "tool.execution":
+                    episode.events.extend(turn.events())  # the model goes on after a built-in tool's result
+                    turn = None
                 if turn is None:
                     turn = AssistantParts(Event(kind="assistant", timestamp=stamp))
                 model = optional_str(entry.get("model"), f"{where}.model")

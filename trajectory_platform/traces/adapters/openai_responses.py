@@ -25,7 +25,7 @@ and a result it holds for a call made before it is rejected saying so.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, TypeGuard
 
 from trajectory_platform.traces.adapters.base import (
     CHAT_TASK_ID_SOURCE,
@@ -393,10 +393,7 @@ class OpenAIResponsesAdapter(Adapter):
         first = expect(responses[0], dict, f"{CHAINED}[0]") if chained else value
         episode = self.new_episode(record, src, adapter_episode_id(self.name, first.get("id"), first))
         turns = ItemTurns()
-        if first.get("instructions") is not None:
-            turns.events.append(
-                Event(kind="system", content=_content_text(first["instructions"], "instructions"))
-            )
+        _instructions(first, "", turns)
         for number, response in enumerate(responses):
             where = f"{CHAINED}[{number}]." if chained else ""
             response = expect(response, dict, f"{where}record")
@@ -425,10 +422,46 @@ class OpenAIResponsesAdapter(Adapter):
             raise RecordError(
                 "missing field", f"{where}record has neither an 'input' nor an 'output' item list"
             )
-        request = value.get("input")
-        if isinstance(request, str):  # the shorthand: one user message
-            turns.events.append(Event(kind="user", content=request))
-        for key in ("input", "output", NEW_ITEMS):
+        _input(value, where, turns)
+        for key in ("output", NEW_ITEMS):
             items = run_items(value.get(key))
             for index, item in enumerate(items if isinstance(items, list) else []):
                 turns.add(item, f"{where}{key}[{index}]")
+
+
+def _instructions(request: dict[str, Any], where: str, turns: ItemTurns) -> None:
+    """A request's ``instructions``, its system turn (none where it states none)."""
+    if request.get("instructions") is not None:
+        content = _content_text(request["instructions"], f"{where}instructions")
+        turns.events.append(Event(kind="system", content=content))
+
+
+def _input(request: dict[str, Any], where: str, turns: ItemTurns) -> None:
+    """A request's ``input``: the shorthand string (one user message) or its items."""
+    request_input = request.get("input")
+    if isinstance(request_input, str):
+        turns.events.append(Event(kind="user", content=request_input))
+    items = run_items(request_input)
+    for index, item in enumerate(items if isinstance(items, list) else []):
+        turns.add(item, f"{where}input[{index}]")
+
+
+def is_request(body: Any) -> TypeGuard[dict[str, Any]]:
+    """A Responses API request body: its ``input`` a string, or a list of items and role messages."""
+    if not isinstance(body, dict):
+        return False
+    request_input = body.get("input")
+    return isinstance(request_input, str) or (
+        isinstance(request_input, list)
+        and bool(request_input)
+        and all(isinstance(i, dict) and ("type" in i or "role" in i) for i in request_input)
+    )
+
+
+def request_events(body: dict[str, Any], where: str) -> list[Event]:
+    """The prompt a Responses API request sent (its ``instructions``, then its ``input``), as events:
+    what a caller that logged the request body (the Vercel AI SDK's steps) shows of the prompt."""
+    turns = ItemTurns()
+    _instructions(body, f"{where}.", turns)
+    _input(body, f"{where}.", turns)
+    return turns.events

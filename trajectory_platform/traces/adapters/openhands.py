@@ -181,8 +181,13 @@ class OpenHandsAdapter(Adapter):
             expect(raw, dict, where)
             args = raw.get("args") if isinstance(raw.get("args"), dict) else raw
             stamp = timestamp_of(raw.get("timestamp"), f"{where}.timestamp")
+            for key in ("id", "cause"):  # a key of the session's index: a number or a string
+                if raw.get(key) is not None and not isinstance(raw[key], int | str):
+                    raise RecordError(
+                        "wrong type", f"{where}.{key} is {type(raw[key]).__name__}, expected id"
+                    )
             if "action" in raw:
-                action = raw["action"]
+                action = expect(raw["action"], str, f"{where}.action")
                 if action in BOOKKEEPING:
                     continue
                 if action in ("message", "system"):
@@ -206,7 +211,7 @@ class OpenHandsAdapter(Adapter):
                 else:
                     last_response = self._model_action(raw, args, episode, where, stamp, last_response)
             elif "observation" in raw:
-                kind = raw["observation"]
+                kind = expect(raw["observation"], str, f"{where}.observation")
                 if kind in BOOKKEEPING:
                     continue
                 if raw.get("cause") in user_actions:

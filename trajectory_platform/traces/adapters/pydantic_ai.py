@@ -11,7 +11,8 @@ parts name their own kind (``part_kind``), which is what says who spoke:
   of status ``error`` when it answers a call, else a user event;
 - a ``response`` is one assistant event: ``text``, ``thinking`` -> reasoning, ``tool-call`` /
   ``builtin-tool-call`` -> calls (``args`` as written); a ``builtin-tool-return`` (a tool the
-  provider ran) follows it as a tool event; ``usage``, ``model_name``, ``finish_reason``.
+  provider ran) follows it as a tool event, and what the response says after it is the next turn;
+  ``usage``, ``model_name``, ``finish_reason`` (of the turn the response ended on).
 
 A part of another kind is read by its shape (``content_parts.py``), or rejects the record with its
 path: never text, never dropped. The task is named where every chat format names it.
@@ -121,12 +122,18 @@ def _request(message: dict[str, Any], where: str) -> list[Event]:
 
 
 def _response(message: dict[str, Any], where: str) -> list[Event]:
-    """What the model answered: one assistant event, then the results of tools its provider ran."""
-    turn = Event(kind="assistant", timestamp=timestamp_of(message.get("timestamp"), f"{where}.timestamp"))
-    parts = AssistantParts(turn)
+    """What the model answered: an assistant event, then the results of tools its provider ran;
+    what the model wrote after such a result (it had seen it) is a turn of its own, as the Messages
+    API reader reads an Anthropic server tool's (``anthropic.assistant_events``). The message's
+    usage and finish reason are said of the step it ended on."""
+    stamp = timestamp_of(message.get("timestamp"), f"{where}.timestamp")
+    steps = [AssistantParts(Event(kind="assistant", timestamp=stamp))]
     for index, part in enumerate(expect(message.get("parts"), list, f"{where}.parts")):
         at = f"{where}.parts[{index}]"
         kind = expect(part, dict, at).get("part_kind")
+        if steps[-1].results and kind not in RESULT_PARTS:  # the model goes on after a result
+            steps.append(AssistantParts(Event(kind="assistant", timestamp=stamp)))
+        parts, turn = steps[-1], steps[-1].turn
         if kind == "text":
             parts.texts.append(expect(part.get("content"), str, f"{at}.content"))
         elif kind == "thinking":
@@ -144,11 +151,12 @@ def _response(message: dict[str, Any], where: str) -> list[Event]:
             parts.results.append(_result(part, at))
         else:
             parts.take(piece_of(part, at))
+    last = steps[-1].turn
     usage = object_field(message, "usage")
-    turn.input_tokens = usage.get("input_tokens", usage.get("request_tokens"))
-    turn.output_tokens = usage.get("output_tokens", usage.get("response_tokens"))
-    turn.finish_reason = optional_str(message.get("finish_reason"), f"{where}.finish_reason")
-    return parts.events()
+    last.input_tokens = usage.get("input_tokens", usage.get("request_tokens"))
+    last.output_tokens = usage.get("output_tokens", usage.get("response_tokens"))
+    last.finish_reason = optional_str(message.get("finish_reason"), f"{where}.finish_reason")
+    return [event for parts in steps for event in parts.events()]
 
 
 class PydanticAIAdapter(Adapter):

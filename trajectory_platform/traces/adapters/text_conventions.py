@@ -37,6 +37,7 @@ import re
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import RecordError, arguments_text, parse_json
+from trajectory_platform.traces.adapters.chatgpt_export import is_conversation as is_chatgpt_conversation
 from trajectory_platform.traces.adapters.datasets import is_crewai_output
 from trajectory_platform.traces.record import Event, ToolCall, canonical_json
 
@@ -239,6 +240,31 @@ def appending_frameworks(record: Any, events: list[Event]) -> frozenset[str]:
     if CREWAI in marked - found and _holds_crewai_output(record):
         found.add(CREWAI)
     return frozenset(found)
+
+
+CLAUDE_AI_SENDERS = frozenset({"human", "assistant"})
+"""Who speaks in a Claude.ai export's ``chat_messages`` (``sender``)."""
+
+
+def typed_by_people(record: Any) -> bool:
+    """Is every user turn of ``record`` a person's, by what the log is? A chat app's export: ChatGPT's
+    ``conversations.json`` (the app's own tools answer as ``tool`` messages) and Claude.ai's
+    (``chat_messages``, each ``sender`` ``human`` or ``assistant``, the app's tools answered inside
+    the assistant message). No agent loop sends a tool's output there as the user, so a user turn
+    written as a result (``Observation: ...`` straight after the model's own ``Action:``) is what a
+    person typed, never a loop's reply (``inline_markup._answers``).
+
+    Elsewhere (chat messages, ShareGPT) a person role-playing a loop right after the model's action
+    writes the very record the loop would: nothing in the text, the roles or the log's fields tells
+    them apart, so there the loop's reading stands (docs/formats.md)."""
+    if is_chatgpt_conversation(record):
+        return True
+    messages = record.get("chat_messages") if isinstance(record, dict) else None
+    return (
+        isinstance(messages, list)
+        and bool(messages)
+        and all(isinstance(m, dict) and m.get("sender") in CLAUDE_AI_SENDERS for m in messages)
+    )
 
 
 def _holds_crewai_output(record: Any) -> bool:
