@@ -34,7 +34,6 @@ import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
-from trajectory_platform.traces.adapters import gemini, openai_responses
 from trajectory_platform.traces.adapters.anthropic import system_events
 from trajectory_platform.traces.adapters.base import (
     CHAT_TASK_ID_SOURCE,
@@ -59,8 +58,14 @@ from trajectory_platform.traces.adapters.content_parts import (
     piece_of,
     result_of,
 )
+from trajectory_platform.traces.adapters.gemini import is_request as is_gemini_request
+from trajectory_platform.traces.adapters.gemini import request_events as gemini_request_events
 from trajectory_platform.traces.adapters.lone_answer import REQUEST_MISSING
 from trajectory_platform.traces.adapters.openai import events_of_messages
+from trajectory_platform.traces.adapters.openai_responses import is_request as is_responses_request
+from trajectory_platform.traces.adapters.openai_responses import (
+    request_events as responses_request_events,
+)
 from trajectory_platform.traces.record import Episode, Event, canonical_json
 
 STEP_KEYS = ("toolCalls", "toolResults", "content", "stepType")
@@ -68,8 +73,8 @@ STEP_KEYS = ("toolCalls", "toolResults", "content", "stepType")
 SOURCE = "source"
 MISSING = "the prompt: the first step kept no request body (request.body) to read it from"
 READERS = (
-    (openai_responses.is_request, openai_responses.request_events),
-    (gemini.is_request, gemini.request_events),
+    (is_responses_request, responses_request_events),
+    (is_gemini_request, gemini_request_events),
 )
 """Request bodies read by their provider's reader: a Responses API request (the SDK's ``openai``
 provider), a Gemini API request (its ``google`` provider); any other body is read for ``messages``."""
