@@ -44,6 +44,12 @@ SETTING_TELLS = {
     "no_user_site": "__import__('site').USER_SITE is None",
     "no_checkout_here": "not os.path.isdir('.git')",
     "no_checkout_around_the_module": "not (pathlib.Path(__file__).parents[1] / '.git').exists()",
+    # Facts of the judge's worker process itself (session 45): its collector, its interpreter's
+    # flags and its ``argv`` were the oracle's in the differential run too
+    # (``tests/gym/test_ordinary_worker_facts.py`` holds the whole class).
+    "raised_collector_threshold": "__import__('gc').get_threshold()[0] > 5000",
+    "isolated_interpreter": "__import__('sys').flags.isolated",
+    "runner_argv": "__import__('sys').argv[-1].endswith('.txt')",
 }
 
 
