@@ -88,3 +88,17 @@ def test_where_the_oracle_s_worker_differs_from_a_plain_program_the_differential
     oracle, differential, plain = three_runs
     if oracle[fact] != plain[fact]:
         assert differential[fact] == plain[fact], (oracle[fact], differential[fact], plain[fact])
+
+
+def test_no_drawn_environment_holds_a_variable_the_interpreter_reads_but_an_output_switch():
+    """The drawn setting's judge starts without ``-E`` (``gym/judge.py`` ``_start_options``): what it
+    keeps out of the interpreter then rests on the drawn environment, which may hold
+    ``PYTHONUNBUFFERED`` and no other ``PYTHON*`` variable (``PYTHONPATH``, ``PYTHONHOME``,
+    ``PYTHONSTARTUP``, ``PYTHONHASHSEED``... would change what the judge imports or how it hashes)."""
+    read = {
+        name
+        for n in range(300)
+        for name, _ in isolation.ordinary_profile(f"env-{n}").env
+        if name.startswith("PYTHON")
+    }
+    assert read <= {"PYTHONUNBUFFERED"}
