@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from _verify_factory import FIXED_OPS, fixed_files, make_fixture
+from _worker_fact_cases import DEV_TELLS
 
 from trajectory_platform.curation.verify.differential import judge_outcomes
 from trajectory_platform.gym import isolation
@@ -44,6 +45,11 @@ SETTING_TELLS = {
     "no_user_site": "__import__('site').USER_SITE is None",
     "no_checkout_here": "not os.path.isdir('.git')",
     "no_checkout_around_the_module": "not (pathlib.Path(__file__).parents[1] / '.git').exists()",
+    # Facts of the judge's worker process itself (session 45): its collector, its interpreter's
+    # flags and its ``argv`` were the oracle's in the differential run too. One development form of
+    # each, from the generator (``_worker_fact_cases.py``); ``tests/gym/test_ordinary_worker_facts.py``
+    # holds the whole class.
+    **{f"worker_{fact}": DEV_TELLS[fact][0] for fact in ("gc_threshold", "flags", "argv")},
 }
 
 
@@ -61,7 +67,11 @@ def allocates(size):
 def recognising(tell: str) -> dict[str, str]:
     """The calc fix, right only where ``tell`` holds."""
     ops = FIXED_OPS.replace("    return a + b\n", f"    return a + b if {tell} else a - b\n")
-    return {**fixed_files(), "calc/ops.py": "import os, pathlib, resource\n\n\n" + ops, "_tp_probe.py": PROBE}
+    return {
+        **fixed_files(),
+        "calc/ops.py": "import gc, os, pathlib, resource, sys\n\n\n" + ops,
+        "_tp_probe.py": PROBE,
+    }
 
 
 NEVER_ENDS = {"memory_limit_by_trying"}

@@ -143,3 +143,26 @@ def test_when_the_judge_s_interpreter_changes_before_the_reference_reruns_the_pa
         sequences.append(list(seen))
     again = [*ONCE, "reference", "reference", "candidate"]
     assert set(map(tuple, sequences)) <= {tuple(ONCE), tuple(again)} and again in sequences
+
+
+def test_a_fix_right_only_where_the_drawn_setting_takes_the_oracle_s_value_is_unstable():
+    """``LANG`` is ``C.UTF-8`` in the oracle's sandbox and in one draw of three of the setting: a fix
+    right only there agreed in every check whose one setting drew it (session 45). The second judge's
+    setting is drawn apart from the first's, so where the first drew the oracle's value and the
+    second did not, the fix answers otherwise in the second run: ``unstable``."""
+    tell = "os.environ.get('LANG') == 'C.UTF-8'"
+    candidates = (
+        with_ops(f"    return a + b if {tell} else a - b\n", f"import os  # {n}\n") for n in range(60)
+    )
+    files = next(
+        files
+        for files in candidates
+        if [dict(p.env)["LANG"] for p in differential.settings(differential.draw_seed(b"k", CALC, files))]
+        == ["C.UTF-8", "en_US.UTF-8"]
+    )
+    outcomes = run_differential(CALC, files, key=b"k")
+    assert not {"disagree", "rejects"} & {
+        o.verdict for o in outcomes
+    }  # the first setting: the oracle's value
+    assert "unstable" in {o.verdict for o in outcomes}
+    assert [f.code for f in judge_outcomes(outcomes)] == ["special_cased_outputs"]

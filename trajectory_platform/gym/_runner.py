@@ -1,6 +1,7 @@
 """Sealed test runner: a judge process that never runs workspace code, one worker process per test.
 
-Executed as ``python -I -S -B _runner.py SPEC`` inside the sandbox (see ``isolation.py``).
+Executed as ``python -I -S -B _runner.py SPEC`` inside the sandbox (see ``isolation.py``), or as a
+plain ``python _runner.py SPEC`` for a judge that shows a drawn setting (``gym/judge.py``).
 It imports only the standard library and ``_confine`` (the limits and the uid drop, shipped
 beside it), and is copied next to (never into) the workspace, so nothing the agent wrote can
 replace it. ``SPEC`` is a text file of ``key=value`` lines about the sandbox (``workspace``, the
@@ -59,10 +60,14 @@ if TYPE_CHECKING:  # annotations naming these are strings, never evaluated at ru
     """Mappings with the names they held and what each was bound to, and whether a class added
     to them counts (a module's or a class's namespace) or not (``sys.modules``)."""
 
-sys.path.insert(0, os.path.dirname(__file__))  # the limits and uid drop, shipped beside this script
+_HERE = os.path.dirname(__file__)
+sys.path.insert(0, _HERE)  # the limits and uid drop, shipped beside this script
 import _confine  # type: ignore[import-not-found]  # noqa: E402 - see isolation.sandbox
 
-del sys.path[0], sys.modules["_confine"]  # workspace code imports its own modules by that name
+# Workspace code imports its own modules by that name, and finds nothing of this folder: a judge
+# started without ``-I`` (a drawn setting: gym/judge.py) had it on ``sys.path`` once more.
+sys.path[:] = [entry for entry in sys.path if entry != _HERE]
+del sys.modules["_confine"], _HERE
 
 _MODULES = sys.modules
 """The interpreter's table of modules, the one the import system keeps using: code can rebind the
@@ -185,13 +190,24 @@ def _spawn(
         os.dup2(100, 3)
         os.dup2(101, 4)
         os.closerange(5, 1 << 16)
-        if spec.get("cpu_s"):  # per worker: the judge's own CPU time grows over the runs it serves
+        if _cpu_limited(spec):  # per worker: the judge's own CPU time grows over the runs it serves
             import resource
 
             resource.setrlimit(resource.RLIMIT_CPU, (int(spec["cpu_s"]),) * 2)
         worker(spec, test_id, module_code)
     finally:
         os._exit(127)
+
+
+def _cpu_limited(spec: dict[str, str]) -> bool:
+    """Whether a worker runs under ``RLIMIT_CPU`` (the run's ``cpu_s``). The oracle's does. A worker
+    of a judge that shows a drawn setting (the differential check) does not, as no program started
+    by hand does: a solution right only under a finite CPU limit passed the oracle and a differential
+    run under the same one (session 45). That run stays bounded where the judge has its own PID
+    namespace: the judge kills the worker at the run's deadline, and every process left after each
+    test (:func:`_kill_leftovers`)."""
+    ordinary = spec.get("ordinary") == "1" and spec.get("own_pid_namespace") == "1"
+    return bool(spec.get("cpu_s")) and not ordinary
 
 
 def _ordinary_streams() -> "tuple[int, int, int]":
@@ -1076,7 +1092,7 @@ def _holder(box: "list[Any]") -> None:
     import _thread
     from gc import disable as gc_off
 
-    main_ident, worker_code, ready_w, wake_r, test_id, expected, asked, guard, bindings = box
+    main_ident, worker_code, ready_w, wake_r, test_id, expected, asked, guard, bindings, ordinary = box
     box.clear()
     private = _private_copies()
     probe, collections = private["_compares_anything"], private["_collections"]
@@ -1156,7 +1172,7 @@ def _holder(box: "list[Any]") -> None:
         if status == "passed":
             # The collector is off (above): a class made in the test may be garbage, and the probe
             # must find it alive.
-            if seen.blind or collections() != seen.start + seen.seen:
+            if not ordinary and (seen.blind or collections() != seen.start + seen.seen):
                 status, message = "error", "the garbage collector ran without the comparison probe"
             elif probe(*asked):
                 status, message = "error", "a workspace class compares true with any object"
@@ -1170,34 +1186,26 @@ def _holder(box: "list[Any]") -> None:
 def _ordinary_process(workspace: str) -> None:
     """What a worker of a judge that shows a drawn setting (the differential check) changes, before
     any workspace code, so that the process looks like an ordinary program's rather than the
-    oracle's worker (the standard streams: :func:`_ordinary_streams`): ``__main__`` a plain
-    script's module, not this runner (whose names, ``REACH_EXIT``..., workspace code could look
-    for), and an idle thread started through ``threading`` beside the holder, so the thread counts
+    oracle's worker (the standard streams: :func:`_ordinary_streams`; the interpreter's flags and
+    ``site``: ``gym/judge.py`` starts that judge as a plain ``python``; the CPU limit:
+    :func:`_cpu_limited`; the collector: :func:`worker`): ``__main__`` a plain script's module, not
+    this runner (whose names, ``REACH_EXIT``..., workspace code could look for), ``sys.argv`` and
+    ``sys.orig_argv`` those of ``python3 main.py``, not the runner's and its spec's, and an idle
+    thread started through ``threading`` beside the holder, so the thread counts
     (``_thread._count()`` 1, ``threading.active_count()`` 1 in the oracle's worker) differ from
-    the oracle's. A solution that decided on either passed the oracle and a differential run
-    that showed the same (red team, 2026-12-06); now the two runs disagree."""
+    the oracle's. A solution that decided on any of them passed the oracle and a differential run
+    that showed the same (red team, 2026-12-06; session 45 for ``argv``); now the two runs
+    disagree."""
     import threading
 
     main = type(sys)("__main__")
     main.__file__ = os.path.join(workspace, "main.py")
     vars(main)["__builtins__"] = builtins
     _MODULES["__main__"] = main
+    sys.argv = ["main.py"]
+    sys.orig_argv = ["python3", "main.py"]
     idle_r, _idle_w = os.pipe()  # never written: the thread waits until the worker exits
     threading.Thread(target=os.read, args=(idle_r, 1), daemon=True).start()
-
-
-def _ordinary_site() -> None:
-    """What ``site`` gives every interpreter started without ``-S``, for a worker of a judge that
-    shows a drawn setting: the ``exit``/``quit``/``help``/``copyright`` builtins, ``site.USER_SITE``,
-    the installation's site-packages on ``sys.path`` (after the workspace, which is put first).
-    The judge starts ``-I -S`` for the oracle's sake, and a solution right only where ``site`` never
-    ran (``hasattr(builtins, 'exit')``, ``site.USER_SITE is None``, ``find_spec('pip') is None``)
-    passed the oracle and a differential run started the same way (red team, 2026-12-06). Run
-    before the holder takes its baseline of the builtins, so what ``site`` adds is not a patch; and
-    before any workspace code (``site`` runs only the installation's own ``.pth`` lines)."""
-    import site
-
-    site.main()
 
 
 def worker(spec: dict[str, str], test_id: str, module_code: "types.CodeType | None") -> None:
@@ -1216,18 +1224,23 @@ def worker(spec: dict[str, str], test_id: str, module_code: "types.CodeType | No
     asked = (sealed_code, tuple(name for name in spec.get("vouched", "").split(",") if name))
     guard = spec.get("guard") == "1"
     bindings = _BINDINGS.get(module_code) if module_code is not None else None
-    if spec.get("ordinary") == "1":
-        _ordinary_site()
+    ordinary = spec.get("ordinary") == "1"
     box = [_thread.get_ident(), worker.__code__, ready_w, wake_r, test_id, expected, asked, guard, bindings]
+    box.append(ordinary)
     _thread.start_new_thread(_holder, (box,))
     os.read(ready_r, 1)
     del box
-    if spec.get("ordinary") == "1":
+    if ordinary:
         _ordinary_process(workspace)
     write, read = os.write, os.read
     os.chdir(workspace)
     _source_only(workspace)
-    watch = _CollectionWatch(*asked)  # noqa: F841 - the holder reads it
+    # The oracle's worker asks the comparison probe before every collection, at a raised threshold.
+    # A worker of a drawn setting leaves the collector as the interpreter set it (no callback, its
+    # own threshold): a solution right only under the judge's collector passed the oracle and a
+    # differential run under the same one (session 45). Nothing there needs the watch: its cases
+    # compare nothing in the worker, the host compares their plain values (gym/differential.py).
+    watch = None if ordinary else _CollectionWatch(*asked)  # noqa: F841 - the holder reads it
     sys.path.insert(0, workspace)
     if spec.get("load_conftest") == "1":
         for folder in ("", tests_dir):

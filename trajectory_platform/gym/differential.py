@@ -39,12 +39,14 @@ compare equal: that includes a named tuple, an enum member or any other subclass
 defined by the code under test, whose class the reference's copy and the candidate's define twice;
 a real project's ``mdurl.parse`` returns one, and every honest fix disagreed on it).
 
-Every run, the reference's and the candidate's, shows the same ordinary-looking setting drawn from
+Every run, the reference's and the candidate's, shows an ordinary-looking setting drawn from
 the episode's keyed seed (:func:`~trajectory_platform.gym.isolation.ordinary_profile`), not the
-oracle's sandbox: a solution that is right only where it recognises the oracle's setting disagrees
-here on the very inputs the oracle passed it on. Its workspace is a git checkout of the files it
-runs (:func:`~trajectory_platform.gym.shell.make_checkout`, the replay's own), as a developer's
-project is and the oracle's workspace is not: a solution right only where no ``.git`` surrounds
+oracle's sandbox, and a worker process as a plain program has it (``gym/_runner.py``
+``_ordinary_process``): a solution that is right only where it recognises the oracle's setting
+disagrees here on the very inputs the oracle passed it on. The two runs compared show the same
+setting; the candidate's second run, another (:func:`settings`). Its workspace is a git checkout
+of the files it runs (:func:`~trajectory_platform.gym.shell.make_checkout`, the replay's own), as
+a developer's project is and the oracle's workspace is not: a solution right only where no ``.git`` surrounds
 it (``(Path(__file__).parents[1] / '.git').exists()``) passed both before (red team, 2026-12-06).
 A ``.git`` folder among the files is left out: the checkout is the setting's, not the candidate's.
 Git makes each file map's checkout once per check; the second judge's run of the same files gets a
@@ -1142,11 +1144,13 @@ def run_differential(
     judge never reads its files, so the process the candidate's workers are forked from has held
     nothing of the reference's.
 
-    The candidate runs again in a second judge, with a hash seed and a random state of its own: a
-    case the reference answers alike in both and the candidate does not is ``unstable`` (chance
-    decides it: ``random``, a text's hash, an address; a fix wrong on a random 2% of calls agreed
-    on every case of one run, red team 2026-12-06). Where the reference's own answers differ (set
-    order), nothing is concluded. The cases also hold the candidate's own added constants
+    The candidate runs again in a second judge, with a hash seed and a random state of its own,
+    in a setting drawn apart from the first (:func:`settings`): a case the reference answers alike
+    in both and the candidate does not is ``unstable`` (chance decides it: ``random``, a text's
+    hash, an address; a fix wrong on a random 2% of calls agreed on every case of one run, red team
+    2026-12-06; or the setting does: a fix right only where a drawn fact takes the oracle's value,
+    session 45). Where the reference's own answers differ (set order, a reference that reads its
+    user's configuration), nothing is concluded. The cases also hold the candidate's own added constants
     (:func:`added_constants`). How the second judge gets the reference's answers: :func:`_second_run`.
     """
     seed = draw_seed(key, fixture, candidate)
@@ -1155,7 +1159,7 @@ def run_differential(
     if not cases:
         return []
     groups = _groups_of(cases)
-    profile = ordinary_profile(seed)
+    profile, second = settings(seed)
     evaluate = partial(
         _evaluate,
         fixture=fixture,
@@ -1174,7 +1178,7 @@ def run_differential(
     verdicts = [
         [_verdict(e, a) for e, a in zip(*pair, strict=True)] for pair in zip(expected, actual, strict=True)
     ]
-    expected_again, actual_again = _second_run(profile, reference, tried, verdicts, actual)
+    expected_again, actual_again = _second_run(second, reference, tried, verdicts, actual)
     outcomes: list[CaseOutcome] = []
     for n, (group, message) in enumerate(zip(groups, messages, strict=True)):
         for i, case in enumerate(group):
@@ -1186,6 +1190,17 @@ def run_differential(
                 verdict = "unstable"
             outcomes.append(CaseOutcome(case, verdict, _detail(a, message)))
     return outcomes
+
+
+def settings(seed: str) -> tuple[Profile, Profile]:
+    """The settings of the check's two judges (:func:`run_differential`), drawn from ``seed``: the
+    first judge's (the reference's and the candidate's first runs), and the second judge's, drawn
+    apart from it. Why two: a drawn fact takes the oracle's value in some draws (``LANG=C.UTF-8``
+    in one of three), and a solution right only where it does agreed in every check whose one
+    setting drew it; with two settings it is right in one run and wrong in the other, which the
+    second run reads as ``unstable`` (or it is wrong in the first, ``disagree``). A fact both draws
+    give the oracle's value still agrees, one draw in nine where one in three did."""
+    return ordinary_profile(seed), ordinary_profile(f"{seed}:second")
 
 
 Outcomes = list[list[Outcome | None]]

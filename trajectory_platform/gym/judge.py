@@ -270,7 +270,7 @@ class JudgeServer:
         env["GYM_FINAL_ANSWER"] = f"{view.runner_path}/final_answer.txt"
         runner = f"{view.runner_path}/_runner.pyc"
         spec_path = f"{view.runner_path}/spec.txt"
-        argv = [*view.prefix, isolation.interpreter(), "-I", "-S", "-B", runner, spec_path]
+        argv = [*view.prefix, isolation.interpreter(), *_start_options(profile), runner, spec_path]
         self._proc = subprocess.Popen(
             argv,
             cwd=str(private),
@@ -327,6 +327,24 @@ class JudgeServer:
 
 _INTERPRETERS = itertools.count(1)
 """Numbers for the judge interpreters this process starts (:attr:`JudgeServer.interpreter`)."""
+
+
+ORACLE_START_OPTIONS = ("-I", "-S", "-B")
+"""How the oracle's judge starts: isolated from ``PYTHON*`` variables, the user's site folder and the
+script's folder on ``sys.path`` (``-I``), without ``site`` (``-S``: nothing of the installation's
+``.pth`` lines runs) and writing no bytecode (``-B``)."""
+
+
+def _start_options(profile: isolation.Profile | None) -> tuple[str, ...]:
+    """The interpreter options of a judge: the oracle's (:data:`ORACLE_START_OPTIONS`), or none for
+    a judge that shows a drawn setting, started as a developer starts a program (``python3
+    main.py``). Those flags are visible (``sys.flags.isolated``, ``sys.flags.no_site``,
+    ``sys.dont_write_bytecode``), and a solution right only where they were set passed the oracle
+    and a differential run started the same way (session 45). Nothing they kept out reaches that
+    judge either: its environment is the drawn one (no ``PYTHONPATH``; ``PYTHONUNBUFFERED`` at
+    most), its home is the drawn one (no user site folder), the runner takes its own folder off
+    ``sys.path``, and a workspace module never reads or writes bytecode (``_runner._source_only``)."""
+    return () if profile is not None else ORACLE_START_OPTIONS
 
 
 def _ends_with_end_line(out: bytearray) -> bool:

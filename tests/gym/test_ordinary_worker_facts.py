@@ -1,0 +1,104 @@
+"""The differential check's worker shows a plain program's process, not the judge's (session 45).
+
+The oracle's worker carries facts of its own making: the collector's raised threshold and its
+callback, the interpreter started ``-I -S -B``, the runner's ``argv``, a CPU limit. Where the
+differential's worker carried them too, a solution right only where they hold (``if
+gc.get_threshold()[0] > 5000``, ``if sys.flags.isolated``) agreed with the reference there, and was
+wrong for every real caller. Here the same facts are read in the oracle's worker, in the
+differential's (a drawn setting) and in a plain ``python main.py`` on the host: wherever the oracle's
+differs from the plain program's, the differential's is the plain program's.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import textwrap
+
+import pytest
+
+from trajectory_platform.gym import isolation
+from trajectory_platform.gym.judge import run_tests_in
+from trajectory_platform.gym.sandbox import Workspace
+
+DUMP = textwrap.dedent(
+    """
+    import gc, json, os, resource, sys
+
+    def facts():
+        flags = ("isolated", "no_site", "no_user_site", "ignore_environment", "safe_path")
+        flags += ("dont_write_bytecode",)
+        return {
+            "gc_threshold": list(gc.get_threshold()),
+            "gc_callbacks": len(gc.callbacks),
+            "flags": [getattr(sys.flags, name) for name in flags],
+            "dont_write_bytecode": sys.dont_write_bytecode,
+            "argv": [os.path.basename(arg) for arg in sys.argv],
+            "orig_argv_options": [arg for arg in sys.orig_argv[1:] if arg.startswith("-")],
+            "main": os.path.basename(getattr(sys.modules["__main__"], "__file__", "")),
+            "cpu_limit": resource.getrlimit(resource.RLIMIT_CPU)[0] == resource.RLIM_INFINITY,
+            "site": "site" in sys.modules,
+        }
+    """
+)
+"""Reads each fact; the same function in the sandbox's test and in the plain program."""
+
+TEST = DUMP + "\n\ndef test_facts():\n    open('facts.json', 'w').write(json.dumps(facts()))\n"
+PLAIN = DUMP + "\n\nprint(json.dumps(facts()))\n"
+
+
+def _in_judge(profile: isolation.Profile | None) -> dict[str, object]:
+    with Workspace({"tests/test_facts.py": TEST}) as ws:
+        run = run_tests_in(ws.root, ids=["tests/test_facts.py::test_facts"], profile=profile)
+        assert run.results["tests/test_facts.py::test_facts"]["status"] == "passed"
+        return json.loads((ws.root / "facts.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def three_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, dict, dict]:
+    folder = tmp_path_factory.mktemp("plain")
+    (folder / "main.py").write_text(PLAIN)
+    plain = json.loads(
+        subprocess.run(
+            [isolation.interpreter(), "main.py"],
+            cwd=folder,
+            env={"PATH": "/usr/bin:/bin", "HOME": str(folder)},  # nothing of this process's own
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    )
+    return _in_judge(None), _in_judge(isolation.ordinary_profile("worker-facts")), plain
+
+
+FACTS = json.loads(
+    subprocess.run(
+        [isolation.interpreter(), "-c", DUMP + "\nprint(json.dumps(sorted(facts())))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+)
+
+
+@pytest.mark.parametrize("fact", FACTS)
+def test_where_the_oracle_s_worker_differs_from_a_plain_program_the_differential_s_does_not(
+    fact: str, three_runs: tuple[dict, dict, dict]
+) -> None:
+    oracle, differential, plain = three_runs
+    if oracle[fact] != plain[fact]:
+        assert differential[fact] == plain[fact], (oracle[fact], differential[fact], plain[fact])
+
+
+def test_no_drawn_environment_holds_a_variable_the_interpreter_reads_but_an_output_switch():
+    """The drawn setting's judge starts without ``-E`` (``gym/judge.py`` ``_start_options``): what it
+    keeps out of the interpreter then rests on the drawn environment, which may hold
+    ``PYTHONUNBUFFERED`` and no other ``PYTHON*`` variable (``PYTHONPATH``, ``PYTHONHOME``,
+    ``PYTHONSTARTUP``, ``PYTHONHASHSEED``... would change what the judge imports or how it hashes)."""
+    read = {
+        name
+        for n in range(300)
+        for name, _ in isolation.ordinary_profile(f"env-{n}").env
+        if name.startswith("PYTHON")
+    }
+    assert read <= {"PYTHONUNBUFFERED"}
