@@ -113,7 +113,12 @@ from trajectory_platform.curation.verify.git_history import (
 )
 from trajectory_platform.curation.verify.gym_context import context_findings, refusal_text_is_the_runtimes
 from trajectory_platform.curation.verify.read_tools import OUTPUT, ReadClaims, claims_contradict, listed
-from trajectory_platform.curation.verify.shell_session import in_kept_shell, keeps_folder, left_state
+from trajectory_platform.curation.verify.shell_session import (
+    in_kept_shell,
+    keeps_folder,
+    left_state,
+    shown_folders,
+)
 from trajectory_platform.curation.verify.sweagent_commands import (
     UNORDERED,
     Report,
@@ -937,7 +942,7 @@ def replay_episode(
     mounted = "mounted" if root is not None and mode == "shell" and refusal is None else None
     mounted = "inside_workspace" if inside else mounted
     setting = Setting(secrets.token_hex(16), root, *recorded_viewer(episode))
-    kept = mode == "shell" and keeps_folder(episode.source_format, records)
+    kept = mode == "shell" and keeps_folder(episode.source_format, records, shown_folders(episode, records))
     try:
         compile_patterns(spec.normalize)
         mount_at = root if mounted == "mounted" else None

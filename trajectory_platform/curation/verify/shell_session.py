@@ -33,13 +33,16 @@ the folder a lone ``cd`` left (:func:`.write_targets.start_folders`).
 
 from __future__ import annotations
 
+import json
 import posixpath
 import re
 import shlex
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from trajectory_platform.curation.shell_split import bash_words, is_operator
 from trajectory_platform.curation.verify.calls import CallRecord
+from trajectory_platform.curation.verify.sweagent_commands import footer_folder
+from trajectory_platform.traces.record import Episode
 
 KEPT_BY_FORMAT = frozenset({"swe-agent", "openhands", "claude-code"})
 """Formats whose harness runs every shell command in one session that keeps its folder: SWE-agent
@@ -56,16 +59,67 @@ aliases, options, what a sourced file defines, traps, functions)."""
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=")
 
 
-def keeps_folder(source_format: str, records: list[CallRecord]) -> bool:
+def keeps_folder(
+    source_format: str, records: list[CallRecord], folders: Sequence[str | None] | None = None
+) -> bool:
     """Whether the shell of the episode (its ``source_format``, its calls) kept what a line left in
-    it for its later calls: what a ``pwd`` shown after a ``cd`` says (:func:`_shown_pwd`), else
-    whether its format's harness does (:data:`KEPT_BY_FORMAT`). ``False`` for a log none of whose
-    lines changes the shell's state (:func:`_sets_state`): replay runs it as before."""
+    it for its later calls. The log's own evidence first: what a ``pwd`` shown after a ``cd`` says
+    (:func:`_shown_pwd`), then the folders its harness shows the shell in after each call
+    (``folders``, :func:`shown_folders`; :func:`_followed_moves`), and only without either whether
+    its format's harness does (:data:`KEPT_BY_FORMAT`). ``False`` for a log none of whose lines
+    changes the shell's state (:func:`_sets_state`): replay runs it as before."""
     lines = [r.shell_command for r in records if r.shell_command is not None]
     if not any(_sets_state(line) for line in lines):
         return False
     shown = _shown_pwd(records)
+    shown = shown if shown is not None else _followed_moves(records, folders or [None] * len(records))
     return shown if shown is not None else source_format in KEPT_BY_FORMAT
+
+
+def shown_folders(episode: Episode, records: list[CallRecord]) -> list[str | None]:
+    """The folder the log's harness shows the agent's shell in after each call (``None``: not
+    shown): the ``working_dir`` OpenHands records with each command's observation (kept by its
+    adapter as ``extra_json.working_dirs``, by event index, where they differ), or SWE-agent's state
+    footer (``(Current directory: /testbed/src)``) ending the answer."""
+    at = {id(event): index for index, event in enumerate(episode.events)}
+    recorded = _recorded_folders(episode.extra_json)
+    folders: list[str | None] = []
+    for record in records:
+        answer = record.answer
+        index = at.get(id(answer)) if answer is not None else None
+        folder = recorded.get(index) if index is not None else None
+        if folder is None and answer is not None:
+            folder = footer_folder(answer.content or "")
+        folders.append(folder.rstrip("/") or "/" if folder else None)
+    return folders
+
+
+def _recorded_folders(extra_json: str | None) -> dict[int, str]:
+    """``extra_json``'s ``working_dirs`` (event index -> folder); empty where it holds none."""
+    try:
+        extra = json.loads(extra_json) if extra_json else None
+    except ValueError:
+        return {}
+    found = extra.get("working_dirs") if isinstance(extra, dict) else None
+    if not isinstance(found, dict):
+        return {}
+    return {int(k): v for k, v in found.items() if k.isdigit() and isinstance(v, str) and v.startswith("/")}
+
+
+def _followed_moves(records: list[CallRecord], folders: Sequence[str | None]) -> bool | None:
+    """What the shown folders say: after a line that moved the shell (the folder shown after it
+    differs from the one shown before it), a next line that does not move shows the folder the
+    move reached (kept) or the one before it (the shell started afresh). ``None`` where no such
+    three calls are shown."""
+    shell = [(r.shell_command or "", f) for r, f in zip(records, folders, strict=True) if r.shell_command]
+    for (_, before), (moving, reached), (line, after) in zip(shell, shell[1:], shell[2:], strict=False):
+        if before is None or reached is None or after is None or before == reached:
+            continue
+        if not _moves(moving) or _moves(line):
+            continue
+        if after in (reached, before):
+            return after == reached
+    return None
 
 
 def _commands(line: str) -> Iterator[tuple[str, list[str]]]:
@@ -75,6 +129,11 @@ def _commands(line: str) -> Iterator[tuple[str, list[str]]]:
     for i, word in enumerate(words):
         if i == 0 or is_operator(words[i - 1]):
             yield word, words[i + 1 :]
+
+
+def _moves(line: str) -> bool:
+    """Whether a command of ``line`` changes the shell's folder (:data:`_MOVES`)."""
+    return any(word in _MOVES for word, _ in _commands(line))
 
 
 def _sets_state(line: str) -> bool:
