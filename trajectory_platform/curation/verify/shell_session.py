@@ -67,13 +67,20 @@ def keeps_folder(
     (:func:`_shown_pwd`), then the folders its harness shows the shell in after each call
     (``folders``, :func:`shown_folders`; :func:`_followed_moves`), and only without either whether
     its format's harness does (:data:`KEPT_BY_FORMAT`). ``False`` for a log none of whose lines
-    changes the shell's state (:func:`_sets_state`): replay runs it as before."""
+    changes the shell's state (:func:`sets_state`): replay runs it as before."""
     lines = [r.shell_command for r in records if r.shell_command is not None]
-    if not any(_sets_state(line) for line in lines):
+    if not any(sets_state(line) for line in lines):
         return False
-    shown = _shown_pwd(records)
-    shown = shown if shown is not None else _followed_moves(records, folders or [None] * len(records))
+    shown = shown_evidence(records, folders or [None] * len(records))
     return shown if shown is not None else source_format in KEPT_BY_FORMAT
+
+
+def shown_evidence(records: list[CallRecord], folders: Sequence[str | None]) -> bool | None:
+    """What the log itself shows of whether its shell kept its folder (``None``: nothing): a
+    ``pwd`` answer after a ``cd`` (:func:`_shown_pwd`), else the folders its harness shows after
+    each call (:func:`_followed_moves`)."""
+    shown = _shown_pwd(records)
+    return shown if shown is not None else _followed_moves(records, folders)
 
 
 def shown_folders(episode: Episode, records: list[CallRecord]) -> list[str | None]:
@@ -115,7 +122,7 @@ def _followed_moves(records: list[CallRecord], folders: Sequence[str | None]) ->
     for (_, before), (moving, reached), (line, after) in zip(shell, shell[1:], shell[2:], strict=False):
         if before is None or reached is None or after is None or before == reached:
             continue
-        if not _moves(moving) or _moves(line):
+        if not moves(moving) or moves(line):
             continue
         if after in (reached, before):
             return after == reached
@@ -131,12 +138,12 @@ def _commands(line: str) -> Iterator[tuple[str, list[str]]]:
             yield word, words[i + 1 :]
 
 
-def _moves(line: str) -> bool:
+def moves(line: str) -> bool:
     """Whether a command of ``line`` changes the shell's folder (:data:`_MOVES`)."""
     return any(word in _MOVES for word, _ in _commands(line))
 
 
-def _sets_state(line: str) -> bool:
+def sets_state(line: str) -> bool:
     """Whether a command of ``line`` (a word at the start or after an operator) changes the shell's
     state: one of :data:`_STATE_SETTERS`, an assignment standing alone (``X=1``, ``A=(a b)``; not
     the prefix of a command), or a function definition (``f() {``)."""
@@ -172,9 +179,9 @@ def _shown_pwd(records: list[CallRecord]) -> bool | None:
             elif moved and path in before:
                 return False
             continue
-        moves = [i for i, w in enumerate(words) if w in _MOVES and (i == 0 or is_operator(words[i - 1]))]
-        if moves:
-            moved = _plain_folder(words[1:2]) if moves == [0] and words[0] == "cd" else ""
+        at = [i for i, w in enumerate(words) if w in _MOVES and (i == 0 or is_operator(words[i - 1]))]
+        if at:
+            moved = _plain_folder(words[1:2]) if at == [0] and words[0] == "cd" else ""
     return None
 
 
