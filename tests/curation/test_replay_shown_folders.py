@@ -16,6 +16,7 @@ from dataclasses import replace
 import pytest
 from _verify_factory import CALC_S0, fixed_files
 from test_replay import bash, environment, episode_of, verify
+from test_replay_coding_clis import ROOT, claude_entry, ingest
 
 from trajectory_platform.curation.verify.calls import call_records
 from trajectory_platform.curation.verify.shell_session import keeps_folder, shown_folders
@@ -125,3 +126,32 @@ def test_an_openhands_log_whose_folders_show_a_fresh_shell_is_replayed_as_one(tm
     assert (verdict.sink, verdict.reason) == ("admitted", "passed_stages_1_to_4")
     still = _openhands_log(tmp_path, [(c, o, root) for c, o, _ in commands])
     assert "working_dirs" not in json.loads(still.extra_json or "{}")
+
+
+def test_a_claude_code_session_keeps_each_results_cwd_as_its_folder(tmp_path):
+    """Claude Code writes the session's ``cwd`` on every entry: the one a command's result came in
+    is where its shell was after it. Kept where they differ (one throughout: only the first, as
+    before) and read like OpenHands' ``working_dir``: a session back at its root after a lone
+    ``cd`` ran each command afresh, whatever the table says of Claude Code."""
+
+    def session(folders: list[str]):
+        model = {"role": "assistant", "model": "claude-sonnet-4-5"}
+        entries = [claude_entry(0, "user", {"role": "user", "content": "fix add()"})]
+        for i, (command, folder) in enumerate(zip(["ls", "cd calc", "ls"], folders, strict=True)):
+            use = {"type": "tool_use", "id": f"t{i}", "name": "Bash", "input": {"command": command}}
+            entries.append(claude_entry(2 * i + 1, "assistant", {**model, "id": f"m{i}", "content": [use]}))
+            result = {"type": "tool_result", "tool_use_id": f"t{i}", "content": "", "is_error": False}
+            entries.append(
+                {**claude_entry(2 * i + 2, "user", {"role": "user", "content": [result]}), "cwd": folder}
+            )
+        return ingest(tmp_path / "s.jsonl", "".join(json.dumps(e) + "\n" for e in entries))
+
+    afresh = session([ROOT, f"{ROOT}/calc", ROOT])
+    assert json.loads(afresh.extra_json or "{}")["working_dirs"] == {
+        "2": ROOT,
+        "4": f"{ROOT}/calc",
+        "6": ROOT,
+    }
+    assert _kept(afresh) is False
+    assert _kept(session([ROOT, f"{ROOT}/calc", f"{ROOT}/calc"])) is True
+    assert "working_dirs" not in json.loads(session([ROOT] * 3).extra_json or "{}")
