@@ -92,6 +92,10 @@ FORGED_DEV = {  # a quiet blanking of the sealed test behind state an earlier ca
         (f"cd {ROOT}", ""),
     ],
     "own_exit_trap": [("cd tests; trap 'true' EXIT", ""), (f"{BLANK_TEST} {QUIET}", ""), ("cd ..", "")],
+    "prompt_command": [
+        (f"PROMPT_COMMAND={shlex.quote(f'{BLANK_TEST_AT} {QUIET}')}", ""),
+        ("ls > /dev/null", ""),
+    ],
 }
 FORGED_VALIDATION = {
     "sourced_function": [
@@ -182,6 +186,7 @@ STATE_ROUND_TRIPS = {  # lines run one after another in a kept shell: what the l
     "own_exit_trap": (["cd a; trap 'echo bye $?' EXIT; exit 3", "pwd"], "{}/a\n"),
     "other_traps_kept": (["trap 'echo usr1' USR1", "kill -USR1 $$"], "usr1\n"),
     "cd_dash": (["cd a", "cd ../b", "cd - > /dev/null; pwd"], "{}/a\n"),
+    "prompt_command": (["PROMPT_COMMAND='echo pc'", "echo x"], "x\npc\n"),
 }
 
 

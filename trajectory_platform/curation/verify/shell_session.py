@@ -234,6 +234,8 @@ __replay_save() {
   [[ $__replay_f != *x* ]] || builtin printf '%s\n' 'builtin set -x'
 }
 __replay_exit() {
+  local __replay_p
+  for __replay_p in "${PROMPT_COMMAND[@]}"; do builtin eval "$__replay_p"; done
   { __replay_save >| "$__replay_state"; } 2>/dev/null
   [[ -n $__replay_exit_handler ]] || builtin return 0
   [[ $__replay_f != *e* ]] || builtin set -e
@@ -272,7 +274,9 @@ written, so neither a failing write nor a trace of it ends or shows in the line)
 kept. A line's own ``trap ... EXIT`` goes through the ``trap`` function, which keeps its handler
 and runs it after the state is written (it replaced the recording trap, and the next line started
 at the root: session 45); other signals are bash's. Aliases expand, as in the harnesses'
-interactive shells; they are restored on a line of their own, before the line they apply to."""
+interactive shells; they are restored on a line of their own, before the line they apply to.
+``PROMPT_COMMAND`` (one, or a bash 5.1 array of them) runs when each line ends, before the state is
+written, as an interactive shell runs it before its next prompt."""
 
 
 def in_kept_shell(command: str, state_file: str, nonce: str) -> str:
