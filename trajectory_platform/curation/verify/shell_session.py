@@ -85,9 +85,10 @@ def shown_evidence(records: list[CallRecord], folders: Sequence[str | None]) -> 
 
 def shown_folders(episode: Episode, records: list[CallRecord]) -> list[str | None]:
     """The folder the log's harness shows the agent's shell in after each call (``None``: not
-    shown): the ``working_dir`` OpenHands records with each command's observation (kept by its
-    adapter as ``extra_json.working_dirs``, by event index, where they differ), or SWE-agent's state
-    footer (``(Current directory: /testbed/src)``) ending the answer."""
+    shown): the ``working_dir`` OpenHands records with each command's observation or Claude Code's
+    ``cwd`` of the entry a result came in (kept by their adapters as ``extra_json.working_dirs``, by
+    event index, where they differ), or SWE-agent's state footer (``(Current directory:
+    /testbed/src)``) ending the answer."""
     at = {id(event): index for index, event in enumerate(episode.events)}
     recorded = _recorded_folders(episode.extra_json)
     folders: list[str | None] = []
