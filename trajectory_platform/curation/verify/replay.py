@@ -113,7 +113,12 @@ from trajectory_platform.curation.verify.git_history import (
 )
 from trajectory_platform.curation.verify.gym_context import context_findings, refusal_text_is_the_runtimes
 from trajectory_platform.curation.verify.read_tools import OUTPUT, ReadClaims, claims_contradict, listed
-from trajectory_platform.curation.verify.shell_session import in_kept_folder, keeps_folder
+from trajectory_platform.curation.verify.shell_session import (
+    in_kept_shell,
+    keeps_folder,
+    left_state,
+    shown_folders,
+)
 from trajectory_platform.curation.verify.sweagent_commands import (
     UNORDERED,
     Report,
@@ -937,7 +942,7 @@ def replay_episode(
     mounted = "mounted" if root is not None and mode == "shell" and refusal is None else None
     mounted = "inside_workspace" if inside else mounted
     setting = Setting(secrets.token_hex(16), root, *recorded_viewer(episode))
-    kept = mode == "shell" and keeps_folder(episode.source_format, records)
+    kept = mode == "shell" and keeps_folder(episode.source_format, records, shown_folders(episode, records))
     try:
         compile_patterns(spec.normalize)
         mount_at = root if mounted == "mounted" else None
@@ -958,6 +963,20 @@ def replay_episode(
     if run.refused:
         return ReplayResult(
             mode, 0, [], None, "unverified", time.perf_counter() - start, unsupported_turns=run.refused
+        )
+    if lost := _state_lost(run.lost_state, actions):
+        return ReplayResult(
+            mode,
+            0,
+            [],
+            None,
+            "unverified",
+            time.perf_counter() - start,
+            error=f"the kept shell's state after turn {lost} is unknown: the line ended without recording it",
+            recorded_root=mounted or refusal,
+            kept_folder=kept,
+            protected_writes=run.protected_writes,
+            writes_measured=protected is not None,
         )
     drift: list[TurnDrift] = []
     # A refused call never ran: its answer is the log's word alone, neither compared nor a status
@@ -1346,6 +1365,9 @@ class _Run:
     """:attr:`ReplayResult.protected_writes`."""
     ignored_new: frozenset[str] | None = None
     """:attr:`ReplayResult.ignored_new`."""
+    lost_state: list[int] = field(default_factory=list)
+    """The turns of kept-shell lines that ended without recording the state they left
+    (:func:`.shell_session.left_state`)."""
 
 
 @dataclass
@@ -1441,7 +1463,8 @@ def _run_shell(
     ``inside`` (:func:`inner_folder`) S0 lies in that folder of the workspace, every shell command
     starts there, and the final state is that folder's files. With ``protected``, the protected
     paths are fingerprinted after every action (:class:`_Watch`). With ``kept``, each shell line
-    starts in the folder the one before it left (:func:`.shell_session.in_kept_folder`)."""
+    starts in the state the one before it left (:func:`.shell_session.in_kept_shell`), and a line
+    that recorded none is in :attr:`_Run.lost_state`."""
     state = WindowState()
     previous = ""
     run = _Run([], {})
@@ -1450,18 +1473,19 @@ def _run_shell(
     with Workspace(placed) as ws, LiveShell(ws.root, exclusive=True, mount_at=mount_at) as shell:
         shell.make_checkout(inside or "")
         checkout = f"{shell.workspace_path}/{inside}" if inside else shell.workspace_path
-        folder_file = f"{checkout}/{GIT_DIR}/folder-{secrets.token_hex(8)}"
+        state_name = f"{GIT_DIR}/shell-{secrets.token_hex(8)}"
+        session = _KeptState(f"{checkout}/{state_name}", f"{inside}/{state_name}" if inside else state_name)
         watch = _Watch(ws.root, protected, inside) if protected is not None else None
         for index, record in enumerate(actions):
             viewer = viewer_call(record, modern)
             linted = viewer is not None and _edits(viewer) and state.file.endswith(".py")
             if linted and batch:
-                _run_batch(shell, batch, timeout_s, run, watch)
+                _run_batch(shell, batch, timeout_s, run, watch, session)
                 batch = []
             script_state = replace(state, last_action=previous)
             command = _command(record, viewer, script_state, setting, cli.get(id(record.call)))
             if kept and isinstance(command, str):
-                command = in_kept_folder(command, folder_file)
+                command = session.wrap(record, command)
             if inside and isinstance(command, str):
                 start = shlex.quote(f"{isolation.WORKSPACE_MOUNT}/{inside}")
                 command = f"cd -- {start} || exit; {command}"
@@ -1470,7 +1494,7 @@ def _run_shell(
             if viewer is None and index < len(actions) - 1:
                 continue
             before = shell.read(state.file) if linted else None
-            _run_batch(shell, batch, timeout_s, run, watch)
+            _run_batch(shell, batch, timeout_s, run, watch, session)
             batch = []
             if viewer is None:
                 continue
@@ -1498,6 +1522,14 @@ def _run_shell(
         return run
 
 
+def _state_lost(lost: list[int], actions: list[CallRecord]) -> int | None:
+    """The first turn after which a kept shell's state is unknown (:attr:`_Run.lost_state`) while a
+    later shell line ran in it, which then started in a state the agent's shell may not have had;
+    ``None`` where every line recorded its state, or only the last did not."""
+    last = max((r.turn for r in actions if r.shell_command is not None), default=None)
+    return next((turn for turn in lost if last is not None and turn < last), None)
+
+
 def _edits(viewer: Viewer) -> bool:
     """Whether a viewer command edits the open file (and is linted)."""
     if isinstance(viewer, Invocation):
@@ -1519,20 +1551,44 @@ def _command(
     return editor_call(record, setting.root) or record.shell_command or ""
 
 
+@dataclass
+class _KeptState:
+    """The state file of a replay's kept shell (``path`` in the sandbox, ``rel`` in the workspace)
+    and the nonce each wrapped line records its state under, by the id of its call record."""
+
+    path: str
+    rel: str
+    nonces: dict[int, str] = field(default_factory=dict)
+
+    def wrap(self, record: CallRecord, command: str) -> str:
+        """``command`` as the kept shell runs it (:func:`.shell_session.in_kept_shell`)."""
+        self.nonces[id(record)] = nonce = secrets.token_hex(8)
+        return in_kept_shell(command, self.path, nonce)
+
+    def lost(self, shell: LiveShell, record: CallRecord) -> bool:
+        """Whether ``record``'s wrapped line, just run, left no state of its own."""
+        nonce = self.nonces.get(id(record))
+        return nonce is not None and not left_state(shell.read(self.rel), nonce)
+
+
 def _run_batch(
     shell: LiveShell,
     batch: list[tuple[CallRecord, Action]],
     timeout_s: float,
     run: _Run,
     watch: _Watch | None = None,
+    session: _KeptState | None = None,
 ) -> None:
     """Run one batch in ``shell``, adding each command's (output, exit code) to the run's outputs,
-    the turns of refused editor calls to its refusals, and, with a ``watch``, each command after
-    which a protected path was not as S0 has it to its protected writes."""
+    the turns of refused editor calls to its refusals, with a ``watch``, each command after which a
+    protected path was not as S0 has it to its protected writes, and with a kept shell's
+    ``session``, each line that left it no state to its lost states."""
 
     def measure(index: int) -> None:
         if watch is not None and (path := watch.changed()) is not None:
             run.protected_writes.append((batch[index][0].turn, path))
+        if session is not None and session.lost(shell, batch[index][0]):
+            run.lost_state.append(batch[index][0].turn)
 
     limits = [output_limit(record) for record, _ in batch]
     results = shell.run_all(

@@ -1,32 +1,48 @@
-"""Whether the agent's shell kept its working folder from one call to the next, and replay that does.
+"""Whether the agent's shell kept what a line left in it for the next call, and replay that does.
 
 Replay ran every shell line from the repository's root. The harnesses that run every command in one
 long-lived shell (SWE-agent's session, OpenHands' bash session, Claude Code's Bash tool) keep the
 folder a ``cd`` reached for the calls after it, so an honest ``cd src`` in one call and ``python
 x.py`` in the next ran ``src/x.py`` in the agent's run and failed at the root in the replay: the
-episode drifted and was refused (session 44). Others run each command afresh (mini-swe-agent's
-``subprocess.run``, Codex and Gemini CLI with a working folder per call).
+episode drifted and was refused (session 44). Such a shell keeps the rest of its state too:
+``pushd``'s stack, variables (``export PYTHONPATH=src``), aliases, functions, ``set`` / ``shopt``
+options, what ``source venv/bin/activate`` defined (session 45). Others run each command afresh
+(mini-swe-agent's ``subprocess.run``, Codex and Gemini CLI with a working folder per call).
 
 :func:`keeps_folder` decides from the episode's own evidence, never from what replay would make
 of it: a ``pwd`` the log shows after a ``cd`` (the folder it reached: kept; the folder before it:
-not), else the harness its format names (:data:`KEPT_BY_FORMAT`). :func:`in_kept_folder` is the
-line replay runs then: it starts where the previous line left the shell and records where it
-leaves it (an ``EXIT`` trap, so ``exit 3`` and a failing line leave it too), in a file of an
-unguessable name inside the checkout's git folder, which no final state or diff holds.
+not), else the harness its format names (:data:`KEPT_BY_FORMAT`). :func:`in_kept_shell` is the
+line replay runs then: it starts in the state the previous line left and records the state it
+leaves, as bash code bash itself writes (:data:`_SESSION`), in a file of an unguessable name inside
+the checkout's git folder, which no final state or diff holds.
+
+Why each line is still a sandbox of its own rather than one long-lived bash fed every line between
+markers: each call keeps its own time limit, output cap and resource limits, and no process outlives
+its call, so what replay measures after a call (:class:`.replay._Watch`) is that call's doing (a
+background job of a long-lived shell could write a sealed test after its call was measured); no
+marker in the output stream can be printed by a command to end its own call early; and a line that
+ends its shell (``exit``, ``set -e``) is recorded as it ends. A line that ends without recording
+(killed at the time limit, ``exec``, its recording trap removed) leaves the replay not knowing what
+the agent's shell held: the later lines are refused (:func:`left_state`).
 
 Neither way opens a door: a replay measures each call's effect wherever it runs it (a quiet test
-edit after a lone ``cd tests`` is then a measured write), and where replay measured nothing the
-write reader still takes a call's relative paths from the folder a lone ``cd`` left
-(:func:`.write_targets.start_folders`).
+edit after a lone ``cd tests`` or behind an alias an earlier call defined is then a measured
+write), and where replay measured nothing the write reader still takes a call's relative paths from
+the folder a lone ``cd`` left (:func:`.write_targets.start_folders`).
 """
 
 from __future__ import annotations
 
+import json
 import posixpath
+import re
 import shlex
+from collections.abc import Iterator, Sequence
 
 from trajectory_platform.curation.shell_split import bash_words, is_operator
 from trajectory_platform.curation.verify.calls import CallRecord
+from trajectory_platform.curation.verify.sweagent_commands import footer_folder
+from trajectory_platform.traces.record import Episode
 
 KEPT_BY_FORMAT = frozenset({"swe-agent", "openhands", "claude-code"})
 """Formats whose harness runs every shell command in one session that keeps its folder: SWE-agent
@@ -34,18 +50,110 @@ KEPT_BY_FORMAT = frozenset({"swe-agent", "openhands", "claude-code"})
 session; each observation's ``working_dir``), Claude Code (its Bash tool keeps the working folder
 between calls)."""
 _MOVES = frozenset({"cd", "pushd", "popd"})
+_STATE_SETTERS = _MOVES | {
+    *("export", "declare", "typeset", "readonly", "unset", "alias", "unalias", "set", "shopt"),
+    *("source", ".", "umask", "trap", "function"),
+}
+"""Commands that change what a shell holds for its next line (folder, directory stack, variables,
+aliases, options, what a sourced file defines, traps, functions)."""
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=")
 
 
-def keeps_folder(source_format: str, records: list[CallRecord]) -> bool:
-    """Whether the shell of the episode (its ``source_format``, its calls) kept the folder a ``cd``
-    reached for its later calls: what a ``pwd`` shown after a ``cd`` says (:func:`_shown_pwd`),
-    else whether its format's harness does (:data:`KEPT_BY_FORMAT`). ``False`` for a log that
-    never changes folder: replay runs it as before."""
+def keeps_folder(
+    source_format: str, records: list[CallRecord], folders: Sequence[str | None] | None = None
+) -> bool:
+    """Whether the shell of the episode (its ``source_format``, its calls) kept what a line left in
+    it for its later calls. The log's own evidence first: what a ``pwd`` shown after a ``cd`` says
+    (:func:`_shown_pwd`), then the folders its harness shows the shell in after each call
+    (``folders``, :func:`shown_folders`; :func:`_followed_moves`), and only without either whether
+    its format's harness does (:data:`KEPT_BY_FORMAT`). ``False`` for a log none of whose lines
+    changes the shell's state (:func:`sets_state`): replay runs it as before."""
     lines = [r.shell_command for r in records if r.shell_command is not None]
-    if not any(_MOVES & set(bash_words(line) or line.split()) for line in lines):
+    if not any(sets_state(line) for line in lines):
         return False
-    shown = _shown_pwd(records)
+    shown = shown_evidence(records, folders or [None] * len(records))
     return shown if shown is not None else source_format in KEPT_BY_FORMAT
+
+
+def shown_evidence(records: list[CallRecord], folders: Sequence[str | None]) -> bool | None:
+    """What the log itself shows of whether its shell kept its folder (``None``: nothing): a
+    ``pwd`` answer after a ``cd`` (:func:`_shown_pwd`), else the folders its harness shows after
+    each call (:func:`_followed_moves`)."""
+    shown = _shown_pwd(records)
+    return shown if shown is not None else _followed_moves(records, folders)
+
+
+def shown_folders(episode: Episode, records: list[CallRecord]) -> list[str | None]:
+    """The folder the log's harness shows the agent's shell in after each call (``None``: not
+    shown): the ``working_dir`` OpenHands records with each command's observation or Claude Code's
+    ``cwd`` of the entry a result came in (kept by their adapters as ``extra_json.working_dirs``, by
+    event index, where they differ), or SWE-agent's state footer (``(Current directory:
+    /testbed/src)``) ending the answer."""
+    at = {id(event): index for index, event in enumerate(episode.events)}
+    recorded = _recorded_folders(episode.extra_json)
+    folders: list[str | None] = []
+    for record in records:
+        answer = record.answer
+        index = at.get(id(answer)) if answer is not None else None
+        folder = recorded.get(index) if index is not None else None
+        if folder is None and answer is not None:
+            folder = footer_folder(answer.content or "")
+        folders.append(folder.rstrip("/") or "/" if folder else None)
+    return folders
+
+
+def _recorded_folders(extra_json: str | None) -> dict[int, str]:
+    """``extra_json``'s ``working_dirs`` (event index -> folder); empty where it holds none."""
+    try:
+        extra = json.loads(extra_json) if extra_json else None
+    except ValueError:
+        return {}
+    found = extra.get("working_dirs") if isinstance(extra, dict) else None
+    if not isinstance(found, dict):
+        return {}
+    return {int(k): v for k, v in found.items() if k.isdigit() and isinstance(v, str) and v.startswith("/")}
+
+
+def _followed_moves(records: list[CallRecord], folders: Sequence[str | None]) -> bool | None:
+    """What the shown folders say: after a line that moved the shell (the folder shown after it
+    differs from the one shown before it), a next line that does not move shows the folder the
+    move reached (kept) or the one before it (the shell started afresh). ``None`` where no such
+    three calls are shown."""
+    shell = [(r.shell_command or "", f) for r, f in zip(records, folders, strict=True) if r.shell_command]
+    for (_, before), (moving, reached), (line, after) in zip(shell, shell[1:], shell[2:], strict=False):
+        if before is None or reached is None or after is None or before == reached:
+            continue
+        if not moves(moving) or moves(line):
+            continue
+        if after in (reached, before):
+            return after == reached
+    return None
+
+
+def _commands(line: str) -> Iterator[tuple[str, list[str]]]:
+    """Each word of ``line`` that starts a command (first, or after an operator), with the words
+    after it."""
+    words = bash_words(line) or line.split()
+    for i, word in enumerate(words):
+        if i == 0 or is_operator(words[i - 1]):
+            yield word, words[i + 1 :]
+
+
+def moves(line: str) -> bool:
+    """Whether a command of ``line`` changes the shell's folder (:data:`_MOVES`)."""
+    return any(word in _MOVES for word, _ in _commands(line))
+
+
+def sets_state(line: str) -> bool:
+    """Whether a command of ``line`` (a word at the start or after an operator) changes the shell's
+    state: one of :data:`_STATE_SETTERS`, an assignment standing alone (``X=1``, ``A=(a b)``; not
+    the prefix of a command), or a function definition (``f() {``)."""
+    for word, rest in _commands(line):
+        if word in _STATE_SETTERS or word.endswith("()") or rest[:1] == ["()"]:
+            return True
+        if _ASSIGNMENT.match(word) and (not rest or is_operator(rest[0])):
+            return True
+    return False
 
 
 def _shown_pwd(records: list[CallRecord]) -> bool | None:
@@ -72,9 +180,9 @@ def _shown_pwd(records: list[CallRecord]) -> bool | None:
             elif moved and path in before:
                 return False
             continue
-        moves = [i for i, w in enumerate(words) if w in _MOVES and (i == 0 or is_operator(words[i - 1]))]
-        if moves:
-            moved = _plain_folder(words[1:2]) if moves == [0] and words[0] == "cd" else ""
+        at = [i for i, w in enumerate(words) if w in _MOVES and (i == 0 or is_operator(words[i - 1]))]
+        if at:
+            moved = _plain_folder(words[1:2]) if at == [0] and words[0] == "cd" else ""
     return None
 
 
@@ -89,13 +197,103 @@ def _plain_folder(operands: list[str]) -> str:
     return folder
 
 
-def in_kept_folder(command: str, state_file: str) -> str:
-    """``command`` as a kept shell runs it: from the folder the previous line left (recorded in
-    ``state_file``, an absolute path in the sandbox; none yet: where it starts anyway), recording
-    the folder it leaves on exit. Prints nothing of its own; the command's exit code is the line's."""
+_SESSION = r"""__replay_status() { builtin return "$1"; }
+__replay_save() {
+  local IFS=$' \t\n' __replay_n __replay_i __replay_fl __replay_t
+  builtin printf '#%s\n' "$__replay_nonce"
+  builtin printf 'builtin cd -- %q\n' "${DIRSTACK[${#DIRSTACK[@]}-1]}"
+  for ((__replay_i = ${#DIRSTACK[@]} - 2; __replay_i >= 0; __replay_i--)); do
+    builtin printf 'builtin pushd -- %q >/dev/null\n' "${DIRSTACK[__replay_i]}"
+  done
+  builtin printf '%s\n' 'for __replay_n in $(builtin compgen -e); do' \
+    '  case $__replay_n in PWD|SHLVL|_) ;; *) builtin unset -v "$__replay_n" ;; esac' 'done'
+  builtin declare -p IFS
+  for __replay_n in $(builtin compgen -v); do
+    case $__replay_n in
+      BASH*|IFS|__replay_*|DIRSTACK|EPOCHREALTIME|EPOCHSECONDS|EUID|FUNCNAME|GROUPS|HISTCMD|LINENO) ;;
+      PIPESTATUS|PPID|PWD|RANDOM|SECONDS|SHELLOPTS|SHLVL|SRANDOM|UID|_) ;;
+      *) builtin declare -p "$__replay_n" ;;
+    esac
+  done
+  while builtin read -r _ __replay_fl __replay_n; do
+    case $__replay_n in __replay_*|trap) continue ;; esac
+    builtin declare -f "$__replay_n"
+    [[ $__replay_fl != *x* ]] || builtin printf 'builtin export -f %s\n' "$__replay_n"
+  done < <(builtin declare -F)
+  builtin alias -p
+  __replay_t=$(builtin trap -p)  # a command substitution sees the shell's traps, a process one not
+  while IFS= builtin read -r __replay_n; do
+    if [[ $__replay_n == "trap -- "* ]]; then
+      [[ $__replay_n == *" EXIT" ]] || builtin printf 'builtin %s\n' "$__replay_n"
+    fi
+  done <<<"$__replay_t"
+  builtin printf 'builtin umask %s\n' "$(builtin umask)"
+  builtin shopt -p
+  builtin set +o
+  [[ $__replay_f != *e* ]] || builtin printf '%s\n' 'builtin set -e'
+  [[ $__replay_f != *u* ]] || builtin printf '%s\n' 'builtin set -u'
+  [[ $__replay_f != *x* ]] || builtin printf '%s\n' 'builtin set -x'
+}
+__replay_exit() {
+  local __replay_p
+  for __replay_p in "${PROMPT_COMMAND[@]}"; do builtin eval "$__replay_p"; done
+  { __replay_save >| "$__replay_state"; } 2>/dev/null
+  [[ -n $__replay_exit_handler ]] || builtin return 0
+  [[ $__replay_f != *e* ]] || builtin set -e
+  [[ $__replay_f != *u* ]] || builtin set -u
+  [[ $__replay_f != *x* ]] || builtin set -x
+  if (( __replay_rc == 0 )); then builtin eval "$__replay_exit_handler"
+  else __replay_status "$__replay_rc" || builtin eval "$__replay_exit_handler"; fi
+}
+trap() {
+  case ${1-} in -l|-p|-lp|-pl) builtin trap "$@"; builtin return ;; --) builtin shift ;; esac
+  (( $# )) || { builtin trap; builtin return; }
+  local __replay_h=$1 __replay_s __replay_o=()
+  if (( $# == 1 )); then __replay_h=-; else builtin shift; fi
+  for __replay_s; do
+    case ${__replay_s^^} in
+      EXIT|0|SIGEXIT) __replay_exit_handler=$__replay_h ;;
+      *) __replay_o+=("$__replay_s") ;;
+    esac
+  done
+  [[ $__replay_exit_handler != - ]] || __replay_exit_handler=
+  (( ${#__replay_o[@]} == 0 )) || builtin trap -- "$__replay_h" "${__replay_o[@]}"
+}
+builtin trap '{ __replay_rc=$? __replay_f=$-; builtin set +eux; } 2>/dev/null; \__replay_exit' EXIT
+builtin shopt -s expand_aliases
+[[ ! -f $__replay_state ]] || { builtin . "$__replay_state"; } 2>/dev/null
+"""
+"""What runs before each line of a kept shell (bash's own words for its state, so nothing of it is
+emulated piece by piece). ``__replay_save`` writes the state as bash code that restores it: the
+line's nonce first, the directory stack (its bottom entry, then each ``pushd`` up to the folder), the
+variables (``declare -p``: exported or not, arrays, attributes; bash's own read-only and per-process
+ones left out, and the environment's exported names unset first, so an ``unset`` holds), functions
+(``declare -f``, ``export -f``), aliases, traps other than ``EXIT``, the ``umask``, ``shopt`` and
+``set`` options (``-e``, ``-u``, ``-x`` as the line left them: they are off while the state is
+written, so neither a failing write nor a trace of it ends or shows in the line). It runs in the
+``EXIT`` trap, so ``exit 3`` and a line ``set -e`` ends record it too, and the line's status is
+kept. A line's own ``trap ... EXIT`` goes through the ``trap`` function, which keeps its handler
+and runs it after the state is written (it replaced the recording trap, and the next line started
+at the root: session 45); other signals are bash's. Aliases expand, as in the harnesses'
+interactive shells; they are restored on a line of their own, before the line they apply to.
+``PROMPT_COMMAND`` (one, or a bash 5.1 array of them) runs when each line ends, before the state is
+written, as an interactive shell runs it before its next prompt."""
+
+
+def in_kept_shell(command: str, state_file: str, nonce: str) -> str:
+    """``command`` as a kept shell runs it: in the state the previous line left (recorded in
+    ``state_file``, an absolute path in the sandbox; none yet: as a fresh shell starts), recording
+    the state it leaves on exit under ``nonce`` (:func:`left_state`). Prints nothing of its own; the
+    command's exit code is the line's."""
     return (
-        f"__replay_folder={shlex.quote(state_file)}; "
-        'cd -- "$(cat -- "$__replay_folder" 2>/dev/null)" 2>/dev/null; '
-        """trap 'pwd >| "$__replay_folder" 2>/dev/null' EXIT\n"""
-        f"{command}"
+        f"__replay_state={shlex.quote(state_file)} __replay_nonce={shlex.quote(nonce)} "
+        f"__replay_exit_handler=\n{_SESSION}{command}"
     )
+
+
+def left_state(recorded: str | None, nonce: str) -> bool:
+    """Whether a line run by :func:`in_kept_shell` under ``nonce`` recorded the state it left
+    (``recorded``: the state file's text after it). It did not where the shell ended without its
+    ``EXIT`` trap (killed at the time limit, ``exec``, a ``builtin trap - EXIT``): what the agent's
+    shell held after that line is then unknown to replay."""
+    return recorded is not None and recorded.startswith(f"#{nonce}\n")

@@ -421,10 +421,16 @@ def recorded_root(episode: Episode) -> str | None:
     """The repository root the agent's container held: the directory the first SWE-agent state
     footer (``(Current directory: /repo)``) shows; ``None`` when no observation has one."""
     for event in episode.events:
-        found = _FOOTER_ROOT.search(event.content or "") if event.kind == "tool" else None
-        if found:
-            return found.group(2).rstrip("/") or None
+        if event.kind == "tool" and (folder := footer_folder(event.content or "")) is not None:
+            return folder.rstrip("/") or None
     return None
+
+
+def footer_folder(text: str) -> str | None:
+    """The directory the state footer ending ``text`` (an answer) shows: where SWE-agent's shell,
+    which keeps its folder between calls, was after the call; ``None`` without a footer."""
+    found = _FOOTER_ROOT.search(text)
+    return found.group(2) if found else None
 
 
 def unknown_footer_path(text: str, root: str | None, known: Collection[str], called: str) -> str | None:

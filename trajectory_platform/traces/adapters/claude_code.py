@@ -387,6 +387,7 @@ class ClaudeCodeAdapter(Adapter):
         rewound = _rewound(entries, leaf)
         titles: list[dict[str, Any]] = []
         read: dict[str, Any] = {}  # the messages read, by line: where their citations are
+        folders: dict[str, str] = {}  # the cwd of the entry each tool result came in, by event index
         for line in record.value["lines"]:
             entry = expect(line.value, dict, f"line {line.line}")
             kind = entry.get("type")
@@ -424,6 +425,7 @@ class ClaudeCodeAdapter(Adapter):
                 last_message_id = None
                 continue
             read[f"line_{line.line}"] = message
+            before = len(episode.events)
             message_id = message.get("id") if kind == "assistant" else None
             previous = episode.events[-1] if episode.events else None
             if message_id and message_id == last_message_id and previous is not None:
@@ -440,12 +442,17 @@ class ClaudeCodeAdapter(Adapter):
                     episode.events.append(event)
                 if kind == "assistant":
                     episode.lineage.model = episode.lineage.model or message.get("model")
+            if isinstance(cwd := entry.get("cwd"), str) and cwd.startswith("/"):
+                results_at = range(before, len(episode.events))
+                folders.update({str(i): cwd for i in results_at if episode.events[i].kind == "tool"})
             last_message_id = message_id
         episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
         lines = record.value["lines"]
         spoken = (r.value for r in lines if r.value.get("type") in ENTRY_TYPES and _session_of(r.value))
         first = next(spoken, lines[0].value)  # what cwd and version are read from
         extra = {"cwd": first.get("cwd"), "version": first.get("version")}
+        if len(set(folders.values())) > 1:  # where the shell moved: evidence it kept its folder
+            extra["working_dirs"] = folders
         if stream:
             self._stream(stream, episode, extra)
         if record.value.get(REPEATED):

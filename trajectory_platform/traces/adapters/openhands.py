@@ -23,7 +23,10 @@ is a ``compaction`` event replacing through the last event it forgot.
 A command observation of the event-stream layout records the agent's shell directory after the
 command (``extras.metadata.working_dir``); the first one (where the runtime held the repository:
 ``/workspace``, ``/workspace/<repo>__<version>`` in evaluation runs) is kept as ``working_dir`` in
-``extra_json``, which replay shows the workspace at (:func:`curation.verify.replay.repository_root`).
+``extra_json``, which replay shows the workspace at (:func:`curation.verify.replay.repository_root`);
+where they differ, every command observation's is kept too (``working_dirs``, by the index of the
+event it became): the log's own evidence of a shell that keeps its folder between calls
+(:func:`curation.verify.shell_session.shown_folders`).
 The older layout records no such field (only the terminal prompt inside the output text) and
 keeps none.
 """
@@ -168,11 +171,14 @@ class OpenHandsAdapter(Adapter):
         own_id = value.get("instance_id") or _issue_id(value.get("issue")) or value.get("session_id")
         own_id = own_id or src.path.name.removesuffix(".json")
         episode = self.new_episode(record, src, f"{self.name}:{own_id}")
-        self._convert(history, episode, value.get("instruction"))
-        self._outcome(value, episode, _first_working_dir(history))
+        folders = self._convert(history, episode, value.get("instruction"))
+        self._outcome(value, episode, _first_working_dir(history), folders)
         return episode
 
-    def _convert(self, history: list[Any], episode: Episode, instruction: Any) -> None:
+    def _convert(self, history: list[Any], episode: Episode, instruction: Any) -> dict[str, str]:
+        """Fill ``episode``'s events from ``history``; returns the shell directory each command
+        observation records (``extras.metadata.working_dir``), by the index of the event it became."""
+        folders: dict[str, str] = {}
         last_response: str | None = None
         index_of_id: dict[Any, int] = {}  # OpenHands event id -> index of the event it became
         user_actions: set[Any] = set()  # ids of the actions the user ran
@@ -219,11 +225,14 @@ class OpenHandsAdapter(Adapter):
                     episode.events.append(Event(kind="user", content=content, timestamp=stamp))
                 else:
                     episode.events.append(self._observation(raw, kind, where, stamp))
+                    if folder := _working_dir(raw, where):
+                        folders[str(len(episode.events) - 1)] = folder
                 last_response = None
             else:
                 raise RecordError("unknown event", f"{where} is neither an action nor an observation")
             if raw.get("id") is not None and episode.events:
                 index_of_id[raw["id"]] = len(episode.events) - 1  # joined to a turn: that turn
+        return folders
 
     @staticmethod
     def _model_action(
@@ -288,7 +297,9 @@ class OpenHandsAdapter(Adapter):
         return event
 
     @staticmethod
-    def _outcome(value: dict[str, Any], episode: Episode, working_dir: str | None) -> None:
+    def _outcome(
+        value: dict[str, Any], episode: Episode, working_dir: str | None, folders: dict[str, str]
+    ) -> None:
         error = value.get("error")
         if isinstance(error, str) and error:
             episode.outcome.terminal_status = "truncated" if MAX_ITERATIONS in error else "error"
@@ -322,6 +333,8 @@ class OpenHandsAdapter(Adapter):
             extra["max_iterations"] = metadata.get("max_iterations")
         if working_dir:
             extra["working_dir"] = working_dir
+        if len(set(folders.values())) > 1:  # where the shell moved: evidence it kept its folder
+            extra["working_dirs"] = folders
         episode.extra_json = canonical_json(extra) if extra else None
 
 
@@ -342,17 +355,26 @@ def _compaction(args: dict[str, Any], index_of_id: dict[Any, int], where: str, s
 
 
 def _first_working_dir(history: list[Any]) -> str | None:
-    """The shell directory the first command observation records (``extras.metadata.working_dir``;
-    a ``null`` one, as a non-command observation's metadata may hold, is skipped). A non-string is
-    a ``wrong type`` error, like any other field."""
+    """The shell directory the first command observation records (:func:`_working_dir`)."""
     for index, raw in enumerate(history):
-        extras = raw.get("extras") if isinstance(raw, dict) and "observation" in raw else None
-        metadata = extras.get("metadata") if isinstance(extras, dict) else None
-        if isinstance(metadata, dict):
-            where = f"history[{index}].extras.metadata.working_dir"
-            if found := optional_str(metadata.get("working_dir"), where):
-                return found
+        if (
+            isinstance(raw, dict)
+            and "observation" in raw
+            and (found := _working_dir(raw, f"history[{index}]"))
+        ):
+            return found
     return None
+
+
+def _working_dir(raw: dict[str, Any], where: str) -> str | None:
+    """The shell directory an observation records after its command (``extras.metadata.working_dir``;
+    a ``null`` one, as a non-command observation's metadata may hold, is none). A non-string is a
+    ``wrong type`` error, like any other field."""
+    extras = raw.get("extras")
+    metadata = extras.get("metadata") if isinstance(extras, dict) else None
+    if not isinstance(metadata, dict):
+        return None
+    return optional_str(metadata.get("working_dir"), f"{where}.extras.metadata.working_dir")
 
 
 def _speaker(source: Any, content: str | None, instruction: Any) -> str:
