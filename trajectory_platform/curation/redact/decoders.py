@@ -42,7 +42,7 @@ from dataclasses import dataclass
 
 from trajectory_platform.curation.redact.credential_names import credential_class
 from trajectory_platform.curation.redact.dumps import DUMP_BLOCK, DUMP_HINT, dump_runs
-from trajectory_platform.curation.redact.not_values import joined_to_literal
+from trajectory_platform.curation.redact.not_values import joined_to_literal, opens_joined_literal
 from trajectory_platform.traces.look_alikes import latin_look_alikes
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[ -/]*[0-Z\\^-~]")
@@ -1637,7 +1637,10 @@ def _markdown(match: re.Match[str]) -> list[tuple[str, int, int]]:
     """A fence opening becomes the space that joins its label to the first line of the block. A
     backquoted command with an option or a variable (``--password `openssl passwd -1 $PW```, a
     shell's substitution or Markdown's code span of a command) stays as written: unquoted, its
-    first word read as the value its label names."""
+    first word read as the value its label names. So does a backtick that opens a template literal
+    a variable is joined to (:func:`.not_values.opens_joined_literal`): code, not Markdown."""
+    if match.group() == "`" and opens_joined_literal(match.string, match.start()):
+        return []
     if match.group().startswith("`") and len(match.group()) > 1 and not match.group().strip("`"):
         return [("", match.start(), match.end())]
     if match.group().startswith("`") and match.group().strip("`"):

@@ -56,6 +56,7 @@ from trajectory_platform.curation.redact.detectors import (
     names_a_digest,
 )
 from trajectory_platform.curation.redact.device_config import find_device_secrets
+from trajectory_platform.curation.redact.joined_values import find_joined_literals
 from trajectory_platform.curation.redact.kba_answers import KBA_DETECTOR, find_kba_answers
 from trajectory_platform.curation.redact.key_numbers import find_key_numbers
 from trajectory_platform.curation.redact.lisp_pairs import find_lisp_pair_values
@@ -348,6 +349,7 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
         found.extend(find_oauth_grants(text))
     if " . " in text:
         found.extend(find_lisp_pair_values(text))
+    found.extend(find_joined_literals(text))
     found.extend(find_argv_credentials(text, local))
     found.extend(find_typed_instructions(text))
     found.extend(find_yaml_schema_values(text))

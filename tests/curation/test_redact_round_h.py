@@ -1,0 +1,69 @@
+"""Session 45, round H: redaction's leftovers. False positives (a template literal joined to a
+variable) and leaks (a random literal joined to a variable). Development halves and controls only
+here; each validation half's figure is in docs/redaction.md. Ids name the half and the index, never
+a value."""
+
+from __future__ import annotations
+
+import pytest
+from _round_g_cases import joined_literals
+from _round_h_cases import (
+    JOIN_CONTROLS,
+    random_joins,
+    shell_plus,
+    template_joins,
+)
+
+from trajectory_platform.curation.redact import redact_text
+
+SALT = b"round-h-salt"
+
+
+def _ids(name: str, cases: list[object] | tuple[object, ...]) -> list[str]:
+    return [f"{name}{i}" for i in range(len(cases))]
+
+
+def _leaks(text: str, pieces: tuple[str, ...], shell: bool = False) -> bool:
+    redacted = redact_text(text, SALT, shell=shell)[0]
+    return any(piece in redacted for piece in pieces)
+
+
+TEMPLATE_JOINS = template_joins("dev")
+
+
+@pytest.mark.parametrize("text", TEMPLATE_JOINS, ids=_ids("dev", TEMPLATE_JOINS))
+def test_a_template_literal_joined_to_a_variable_is_code(text: str) -> None:
+    assert redact_text(text, SALT)[0] == text
+
+
+ROUND_G_JOINS = joined_literals("validation")
+
+
+@pytest.mark.parametrize("text", ROUND_G_JOINS, ids=_ids("round_g", ROUND_G_JOINS))
+def test_round_gs_joined_literals_stay(text: str) -> None:
+    assert redact_text(text, SALT)[0] == text
+
+
+SHELL_PLUS = shell_plus()
+
+
+@pytest.mark.parametrize(("text", "pieces"), SHELL_PLUS, ids=_ids("shell", SHELL_PLUS))
+def test_a_shell_word_with_a_plus_is_still_a_password(text: str, pieces: tuple[str, ...]) -> None:
+    assert not _leaks(text, pieces, shell=True)
+
+
+def test_a_backquoted_value_in_markdown_is_still_read() -> None:
+    assert "Kq8mZr2LpX7w" not in redact_text("Set `DB_PASSWORD` to `Kq8mZr2LpX7w`", SALT)[0]
+
+
+RANDOM_JOINS = random_joins("dev")
+
+
+@pytest.mark.parametrize(("text", "pieces"), RANDOM_JOINS, ids=_ids("dev", RANDOM_JOINS))
+def test_a_random_literal_joined_to_a_variable_is_redacted(text: str, pieces: tuple[str, ...]) -> None:
+    assert not _leaks(text, pieces)
+
+
+@pytest.mark.parametrize("text", JOIN_CONTROLS, ids=_ids("control", JOIN_CONTROLS))
+def test_joins_with_nothing_random_stay(text: str) -> None:
+    assert redact_text(text, SALT)[0] == text
