@@ -100,3 +100,75 @@ JOIN_CONTROLS = (
 )
 """Joins with nothing random in them (a word and a digit, a URL template), and joins under no
 credential's name: they stay as they are."""
+
+
+# --- leak: an od -t u1 row whose decimal codes all read as octal too --------------------------------
+
+_OCTAL_LOOKING = "defghijknopqrstuxyz"
+"""Lowercase letters whose decimal codes (100 to 122) hold no 8 or 9: a row of them reads as
+``od -b``'s octal codes too."""
+
+
+def od_decimal(data: bytes, per_row: int, offsets: str) -> str:
+    """``od -t u1`` of ``data``, ``per_row`` bytes a row, offsets octal (``o``), decimal (``d``) or
+    none (``""``, ``-An``)."""
+    rows = []
+    for at in range(0, len(data), per_row):
+        codes = "".join(f"{byte:>4}" for byte in data[at : at + per_row])
+        rows.append((f"{at:07o}" if offsets == "o" else f"{at:07d}" if offsets == "d" else "") + codes)
+    if offsets:
+        rows.append(f"{len(data):07o}" if offsets == "o" else f"{len(data):07d}")
+    return "\n".join(rows) + "\n"
+
+
+OD_KEYS = {
+    "dev": (
+        lambda g: "ghp_" + _draw(g, 36, _OCTAL_LOOKING),
+        lambda g: "sk_live_" + _draw(g, 24, _OCTAL_LOOKING),
+    ),
+    "validation": (
+        lambda g: "glpat-" + _draw(g, 20, _OCTAL_LOOKING),
+        lambda g: "xoxp-" + _draw(g, 30, _OCTAL_LOOKING),
+        lambda g: "AIza" + _draw(g, 35, _OCTAL_LOOKING),
+    ),
+}
+OD_LAYOUTS = {
+    "dev": (("the key {k} works\n", 8, "o"), ("{k}\n", 16, "")),
+    "validation": (("deploy with {k}\n", 8, "d"), ("ok {k} saved\n", 16, "o"), ("[{k}]\n", 8, "")),
+}
+
+
+def od_octal_looking(half: str, seed: int = 71) -> list[Case]:
+    """(dump, pieces): a vendor's key whose random part is letters of :data:`_OCTAL_LOOKING`, no
+    label beside it, in a file dumped by ``od -t u1``: rows of it read as octal spelled it with
+    ``@`` and capitals, which no vendor's pattern reads. A piece is looked for in the bytes the
+    redacted dump's rows still show."""
+    rng = random.Random(f"{half}-{seed}")
+    cases = []
+    for draw in OD_KEYS[half]:
+        for layout, per_row, offsets in OD_LAYOUTS[half]:
+            key = draw(rng)
+            middle = len(key) // 2
+            dump = od_decimal(layout.format(k=key).encode(), per_row, offsets)
+            cases.append((dump, (key[middle - 4 : middle + 4],)))
+    return cases
+
+
+def undumped(text: str) -> str:
+    """The bytes every row of decimal codes left in ``text`` shows, joined (offsets dropped)."""
+    codes = []
+    for line in text.splitlines():
+        fields = line[7:] if line[:7].isdigit() else line
+        if fields.strip() and all(part.isdigit() and int(part) < 256 for part in fields.split()):
+            codes.extend(int(part) for part in fields.split())
+    return bytes(codes).decode("latin-1")
+
+
+OD_CONTROLS = (
+    od_decimal(b"hello world, this is a plain text file\n", 16, "o"),
+    od_decimal(b"version = 2.14.1\nlog_level = info\n", 8, ""),
+    " 150 145 154 154 157 040 167 157 162 154 144 012\n",
+    "0000000 164 157 153 145 156 072 040 163 145 162 166 151 143 145 012\n0000017\n",
+)
+"""Text dumped by ``od -t u1`` with no key, and ``od -b`` rows (octal, ``040`` a space) that must
+stay octal."""

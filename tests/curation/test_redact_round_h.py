@@ -1,5 +1,6 @@
 """Session 45, round H: redaction's leftovers. False positives (a template literal joined to a
-variable) and leaks (a random literal joined to a variable). Development halves and controls only
+variable) and leaks (a random literal joined to a variable, an ``od -t u1`` row whose codes all
+read as octal too). Development halves and controls only
 here; each validation half's figure is in docs/redaction.md. Ids name the half and the index, never
 a value."""
 
@@ -9,12 +10,16 @@ import pytest
 from _round_g_cases import joined_literals
 from _round_h_cases import (
     JOIN_CONTROLS,
+    OD_CONTROLS,
+    od_octal_looking,
     random_joins,
     shell_plus,
     template_joins,
+    undumped,
 )
 
 from trajectory_platform.curation.redact import redact_text
+from trajectory_platform.curation.redact.decoders import decoded_views
 
 SALT = b"round-h-salt"
 
@@ -66,4 +71,18 @@ def test_a_random_literal_joined_to_a_variable_is_redacted(text: str, pieces: tu
 
 @pytest.mark.parametrize("text", JOIN_CONTROLS, ids=_ids("control", JOIN_CONTROLS))
 def test_joins_with_nothing_random_stay(text: str) -> None:
+    assert redact_text(text, SALT)[0] == text
+
+
+OD_DUMPS = od_octal_looking("dev")
+
+
+@pytest.mark.parametrize(("text", "pieces"), OD_DUMPS, ids=_ids("dev", OD_DUMPS))
+def test_a_decimal_row_that_reads_as_octal_too_shows_its_bytes(text: str, pieces: tuple[str, ...]) -> None:
+    assert any(pieces[0] in view.text for view in decoded_views(text) if view.name == "dump")
+    assert not any(piece in undumped(redact_text(text, SALT)[0]) for piece in pieces)
+
+
+@pytest.mark.parametrize("text", OD_CONTROLS, ids=_ids("control", OD_CONTROLS))
+def test_dumps_of_text_and_octal_rows_stay(text: str) -> None:
     assert redact_text(text, SALT)[0] == text
