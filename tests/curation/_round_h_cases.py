@@ -172,3 +172,96 @@ OD_CONTROLS = (
 )
 """Text dumped by ``od -t u1`` with no key, and ``od -b`` rows (octal, ``040`` a space) that must
 stay octal."""
+
+
+# --- leak: a private address or a phone number spelled out ---------------------------------------
+
+
+def _private_address(rng: random.Random) -> str:
+    first = rng.choice(("10.{}.{}.{}", "192.168.{}.{}", "172.{}.{}.{}"))
+    octets = [rng.randint(16, 31)] if first.startswith("172") else []
+    octets += [rng.randint(0, 254) for _ in range(first.count("{}") - len(octets))]
+    return first.format(*octets)
+
+
+def _phone(rng: random.Random) -> str:
+    area, exchange = (f"{rng.randint(2, 9)}{rng.randint(10, 99)}" for _ in range(2))
+    return f"{area}-{exchange}-{rng.randint(0, 9999):04d}"
+
+
+_NAMES = dict(enumerate(("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")))
+
+
+def _one_at_a_time(value: str, gap: str, group_gap: str, dot: str = ".") -> str:
+    """Each digit apart by ``gap``; a group's separator (``-``) spelled ``group_gap``, a dot ``dot``."""
+    groups = value.replace("-", " - ").replace(".", " . ").split()
+    spelled = [gap.join(g) if g not in "-." else (group_gap.strip() if g == "-" else dot) for g in groups]
+    out = spelled[0]
+    for word in spelled[1:]:
+        out += (group_gap if word == group_gap.strip() or out.endswith(group_gap.strip()) else gap) + word
+    return out
+
+
+def _named(value: str, dot: str = "dot", group: str = ",") -> str:
+    words = []
+    for char in value:
+        if char.isdigit():
+            words.append(_NAMES[int(char)])
+        elif char == ".":
+            words.append(dot)
+        else:
+            words[-1] += group
+    return " ".join(words)
+
+
+SPELLINGS = {
+    "dev": (
+        ("ip", lambda v: " ".join(v)),  # 1 9 2 . 1 6 8 . 0 . 1
+        ("ip", lambda v: v.replace(".", "..")),  # 10..0..0..5
+        ("phone", lambda v: " ".join(v).replace(" - ", " - ")),  # 5 5 5 - 1 2 3 - 4 5 6 7
+        ("phone", lambda v: _named(v)),  # five five five, one two three, ...
+    ),
+    "validation": (
+        ("ip", lambda v: v.replace(".", " . ")),  # 192 . 168 . 1 . 20
+        ("ip", lambda v: v.replace(".", "[.]")),
+        ("ip", lambda v: v.replace(".", " (dot) ")),
+        ("ip", lambda v: _named(v)),
+        ("ip", lambda v: "-".join(v).replace("-.-", " - . - ")),
+        ("phone", lambda v: v.replace("-", " - ")),  # 555 - 123 - 4567
+        ("phone", lambda v: "  ".join(" ".join(group) for group in v.split("-"))),  # groups two spaces apart
+        ("phone", lambda v: _named(v, group=" -").replace("zero", "oh")),
+        ("phone", lambda v: "+ 1 " + " ".join(v)),
+    ),
+}
+SPELLED_CARRIERS = {
+    "dev": ("the database is at {s} now", "Call me at {s} tomorrow."),
+    "validation": ("ssh into {s} with the deploy key", "contact: {s}", "| backup host | {s} |"),
+}
+
+
+def spelled_addresses(half: str, seed: int = 73) -> list[Case]:
+    rng = random.Random(f"{half}-{seed}")
+    cases = []
+    for kind, spell in SPELLINGS[half]:
+        for carrier in SPELLED_CARRIERS[half]:
+            value = _private_address(rng) if kind == "ip" else _phone(rng)
+            spelled = spell(value)
+            cases.append((carrier.format(s=spelled), (spelled,)))
+    return cases
+
+
+SPELLED_CONTROLS = (
+    "[10.  0.  0.  5.]",
+    "array([1, 0, 1, 1, 0, 0, 1, 0, 1, 1])",
+    "root         1  0.0  0.1 169316 13112 ?        Ss   09:12   0:03 /sbin/init",
+    "version 1 . 2 . 3 . 4 and 8..8..8..8",
+    "1 2 3 4 5 6 7 8 9 10",
+    "See Figure 1. 2. 3. below.",
+    "one two three four five six seven eight nine ten",
+    "released 2024 - 05 - 01",
+    "5 3 0 0 7 0 0 0 0\n6 0 0 1 9 5 0 0 0\n0 9 8 0 0 0 0 6 0",
+    "scores 10 . 5 and 3 . 2",
+    "test net 192 . 0 . 2 . 1",
+)
+"""Numbers in lists, tables, arrays, process listings, versions and prose, and public addresses
+spelled out: none is a private address or a phone number."""

@@ -1,6 +1,6 @@
 """Session 45, round H: redaction's leftovers. False positives (a template literal joined to a
 variable) and leaks (a random literal joined to a variable, an ``od -t u1`` row whose codes all
-read as octal too). Development halves and controls only
+read as octal too, a private address or a phone number spelled out). Development halves and controls only
 here; each validation half's figure is in docs/redaction.md. Ids name the half and the index, never
 a value."""
 
@@ -11,9 +11,11 @@ from _round_g_cases import joined_literals
 from _round_h_cases import (
     JOIN_CONTROLS,
     OD_CONTROLS,
+    SPELLED_CONTROLS,
     od_octal_looking,
     random_joins,
     shell_plus,
+    spelled_addresses,
     template_joins,
     undumped,
 )
@@ -85,4 +87,17 @@ def test_a_decimal_row_that_reads_as_octal_too_shows_its_bytes(text: str, pieces
 
 @pytest.mark.parametrize("text", OD_CONTROLS, ids=_ids("control", OD_CONTROLS))
 def test_dumps_of_text_and_octal_rows_stay(text: str) -> None:
+    assert redact_text(text, SALT)[0] == text
+
+
+SPELLED = spelled_addresses("dev")
+
+
+@pytest.mark.parametrize(("text", "pieces"), SPELLED, ids=_ids("dev", SPELLED))
+def test_an_address_or_a_phone_number_spelled_out_is_redacted(text: str, pieces: tuple[str, ...]) -> None:
+    assert not _leaks(text, pieces)
+
+
+@pytest.mark.parametrize("text", SPELLED_CONTROLS, ids=_ids("control", SPELLED_CONTROLS))
+def test_numbers_in_lists_tables_and_versions_stay(text: str) -> None:
     assert redact_text(text, SALT)[0] == text
