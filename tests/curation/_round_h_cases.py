@@ -265,3 +265,38 @@ SPELLED_CONTROLS = (
 )
 """Numbers in lists, tables, arrays, process listings, versions and prose, and public addresses
 spelled out: none is a private address or a phone number."""
+
+
+# --- leak: a plain password cut into a shell printf's arguments ------------------------------------
+
+PRINTF_DEV = ("DB_PASSWORD=$(printf '%s%s' {a} {b})", "printf -v ADMIN_PASSWORD '%s%s%s' {a} {b} {c}")
+PRINTF_VALIDATION = (
+    "export SMTP_PASS=\"$(printf \"%s%s\" '{a}' '{b}')\"",
+    "PGPASSWORD=`printf '%s%s%s' {a} {b} {c}` psql -h db -U app",
+    'printf -v db_passwd \'%s%s\' "{a}" "{b}"',
+    "printf '%s%s' {a} {b} > ~/.vault_pass",
+    "printf 'password=%s%s\\n' {a} {b} >> .env",
+)
+_WORDS = ("hunter", "summer", "maple", "river", "horse", "blue", "castle", "orange", "42", "2024", "tiger")
+
+
+def printf_passwords(half: str, seed: int = 79) -> list[Case]:
+    """(line, (the password glued,)): words a person chose, none random; looked for in the redacted
+    line with its quotes and spaces dropped."""
+    rng = random.Random(f"{half}-{seed}")
+    cases = []
+    for layout in PRINTF_DEV if half == "dev" else PRINTF_VALIDATION:
+        for _ in range(2):
+            a, b, c = rng.sample(_WORDS, 3)
+            text = layout.format(a=a, b=b, c=c)
+            cases.append((text, (a + b + (c if "{c}" in layout else ""),)))
+    return cases
+
+
+PRINTF_PASSWORD_CONTROLS = (
+    'NAME=$(printf \'%s%s\' "$first" "$last")',
+    "printf -v today '%s%s' 2024 05",
+    "OUT=$(printf '%s%s\\n' a b c d)",
+)
+"""A substitution of variables, a printf into a variable that names no credential, a format used
+again per pair of arguments."""

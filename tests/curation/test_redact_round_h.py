@@ -1,6 +1,7 @@
 """Session 45, round H: redaction's leftovers. False positives (a template literal joined to a
 variable) and leaks (a random literal joined to a variable, an ``od -t u1`` row whose codes all
-read as octal too, a private address or a phone number spelled out). Development halves and controls only
+read as octal too, a private address or a phone number spelled out, a plain password cut into a
+shell printf's arguments). Development halves and controls only
 here; each validation half's figure is in docs/redaction.md. Ids name the half and the index, never
 a value."""
 
@@ -11,8 +12,10 @@ from _round_g_cases import joined_literals
 from _round_h_cases import (
     JOIN_CONTROLS,
     OD_CONTROLS,
+    PRINTF_PASSWORD_CONTROLS,
     SPELLED_CONTROLS,
     od_octal_looking,
+    printf_passwords,
     random_joins,
     shell_plus,
     spelled_addresses,
@@ -101,3 +104,18 @@ def test_an_address_or_a_phone_number_spelled_out_is_redacted(text: str, pieces:
 @pytest.mark.parametrize("text", SPELLED_CONTROLS, ids=_ids("control", SPELLED_CONTROLS))
 def test_numbers_in_lists_tables_and_versions_stay(text: str) -> None:
     assert redact_text(text, SALT)[0] == text
+
+
+PRINTF_PASSWORDS = printf_passwords("dev")
+
+
+@pytest.mark.parametrize(("text", "pieces"), PRINTF_PASSWORDS, ids=_ids("dev", PRINTF_PASSWORDS))
+def test_a_plain_password_cut_into_printfs_arguments_is_redacted(text: str, pieces: tuple[str, ...]) -> None:
+    redacted = redact_text(text, SALT, shell=True)[0]
+    glued = redacted.replace(" ", "").replace("'", "").replace('"', "")
+    assert not any(piece in glued for piece in pieces)
+
+
+@pytest.mark.parametrize("text", PRINTF_PASSWORD_CONTROLS, ids=_ids("control", PRINTF_PASSWORD_CONTROLS))
+def test_printfs_of_variables_and_of_no_credential_stay(text: str) -> None:
+    assert redact_text(text, SALT, shell=True)[0] == text
