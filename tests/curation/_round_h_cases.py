@@ -300,3 +300,75 @@ PRINTF_PASSWORD_CONTROLS = (
 )
 """A substitution of variables, a printf into a variable that names no credential, a format used
 again per pair of arguments."""
+
+
+# --- leak: a key cut into numbered fields -----------------------------------------------------------
+
+SPLIT_KEYS = {
+    "dev": (
+        lambda g: "ghp_" + _draw(g, 36),
+        lambda g: "AKIA" + _draw(g, 16, string.ascii_uppercase + "234567"),
+    ),
+    "validation": (
+        lambda g: "sk_live_" + _draw(g, 24),
+        lambda g: "glpat-" + _draw(g, 20),
+        lambda g: "xoxb-" + _draw(g, 10, string.digits) + "-" + _draw(g, 24),
+    ),
+}
+
+
+def _cut(rng: random.Random, key: str) -> list[str]:
+    """``key`` in 3 to 5 pieces of 4 characters or more."""
+    count = rng.randint(3, 5)
+    cuts = sorted(rng.sample(range(4, len(key) - 3), count - 1))
+    while any(b - a < 4 for a, b in zip([0, *cuts], [*cuts, len(key)], strict=True)):
+        cuts = sorted(rng.sample(range(4, len(key) - 3), count - 1))
+    return [key[a:b] for a, b in zip([0, *cuts], [*cuts, len(key)], strict=True)]
+
+
+def _json_fields(pieces: list[str]) -> str:
+    return "{" + ", ".join(f'"key_part{n}": "{p}"' for n, p in enumerate(pieces, 1)) + "}"
+
+
+def _log_lines(pieces: list[str]) -> str:
+    return "\n".join(f"token_{n}={p}" for n, p in enumerate(pieces, 1))
+
+
+def _xml_attributes(pieces: list[str]) -> str:
+    return "<credential " + " ".join(f'part{n}="{p}"' for n, p in enumerate(pieces, 1)) + "/>"
+
+
+def _yaml_chunks(pieces: list[str]) -> str:
+    return "\n".join(f"  secret_chunk_{n}: '{p}'" for n, p in enumerate(pieces, 0))
+
+
+def _stamped_lines(pieces: list[str]) -> str:
+    return "\n".join(f"2024-05-01 12:00:0{n} DEBUG API_KEY_{n}={p}" for n, p in enumerate(pieces, 1))
+
+
+SPLIT_LAYOUTS = {
+    "dev": (_json_fields, _log_lines),
+    "validation": (_xml_attributes, _yaml_chunks, _stamped_lines),
+}
+
+
+def split_fields(half: str, seed: int = 89) -> list[Case]:
+    rng = random.Random(f"{half}-{seed}")
+    cases = []
+    for layout in SPLIT_LAYOUTS[half]:
+        for draw in SPLIT_KEYS[half]:
+            pieces = _cut(rng, draw(rng))
+            cases.append((layout(pieces), tuple(piece for piece in pieces[1:])))
+    return cases
+
+
+SPLIT_CONTROLS = (
+    '{"address_line1": "221B Baker Street", "address_line2": "Flat 4"}',
+    "step_1=checkout\nstep_2=build\nstep_3=test",
+    '{"color1": "#ff0000", "color2": "#00ff00", "color3": "#0000ff"}',
+    '<row cell1="alpha" cell2="beta" cell3="gamma"/>',
+    '{"sha_part1": "9f86d081884c7d65", "sha_part2": "9a2feaa0c55ad015", "sha_part3": "a3bf4f1b2b0b822c"}',
+    "  tag_1: prod\n  tag_2: eu-west-1\n  tag_3: web",
+)
+"""Numbered fields that are no key's pieces: lines of an address, steps, colours, cells, a digest's
+parts (a digest's name joins nothing), tags."""

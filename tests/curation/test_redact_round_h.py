@@ -1,7 +1,7 @@
 """Session 45, round H: redaction's leftovers. False positives (a template literal joined to a
 variable) and leaks (a random literal joined to a variable, an ``od -t u1`` row whose codes all
 read as octal too, a private address or a phone number spelled out, a plain password cut into a
-shell printf's arguments). Development halves and controls only
+shell printf's arguments, a key cut into numbered fields). Development halves and controls only
 here; each validation half's figure is in docs/redaction.md. Ids name the half and the index, never
 a value."""
 
@@ -14,11 +14,13 @@ from _round_h_cases import (
     OD_CONTROLS,
     PRINTF_PASSWORD_CONTROLS,
     SPELLED_CONTROLS,
+    SPLIT_CONTROLS,
     od_octal_looking,
     printf_passwords,
     random_joins,
     shell_plus,
     spelled_addresses,
+    split_fields,
     template_joins,
     undumped,
 )
@@ -119,3 +121,16 @@ def test_a_plain_password_cut_into_printfs_arguments_is_redacted(text: str, piec
 @pytest.mark.parametrize("text", PRINTF_PASSWORD_CONTROLS, ids=_ids("control", PRINTF_PASSWORD_CONTROLS))
 def test_printfs_of_variables_and_of_no_credential_stay(text: str) -> None:
     assert redact_text(text, SALT, shell=True)[0] == text
+
+
+SPLIT = split_fields("dev")
+
+
+@pytest.mark.parametrize(("text", "pieces"), SPLIT, ids=_ids("dev", SPLIT))
+def test_a_key_cut_into_numbered_fields_is_redacted(text: str, pieces: tuple[str, ...]) -> None:
+    assert not _leaks(text, pieces)
+
+
+@pytest.mark.parametrize("text", SPLIT_CONTROLS, ids=_ids("control", SPLIT_CONTROLS))
+def test_numbered_fields_that_are_no_keys_pieces_stay(text: str) -> None:
+    assert redact_text(text, SALT)[0] == text
