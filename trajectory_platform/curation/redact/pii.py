@@ -75,16 +75,17 @@ _DIGIT_WORDS = {
     for word in words.split()
 }
 _DIGIT_WORD = "|".join(_DIGIT_WORDS)
-_SPELLED_DOT = r"\.+|[\[({](?:\.|dot)[\])}]|dot|point"
-_SPELLED_UNIT = rf"\d+|{_DIGIT_WORD}|{_SPELLED_DOT}|[()+]"
-_SPELLED_SEPARATOR = r"[ \t]*[,\-_/][ \t]*|[ \t]+"
+_SPELLED_DOT = r"\.++|[\[({](?:\.|dot)[\])}]|dot|point"
+_SPELLED_UNIT = rf"\d++|{_DIGIT_WORD}|{_SPELLED_DOT}|[()+]"
+_SPELLED_SEPARATOR = r"[ \t]*+[,\-_/][ \t]*+|[ \t]++"
 _SPELLED_NUMBER = re.compile(
-    rf"(?i)(?<![\w.])(?:{_SPELLED_UNIT})(?:(?:{_SPELLED_SEPARATOR})?(?:{_SPELLED_UNIT})){{3,40}}(?![\w])"
+    rf"(?i)(?<![\w.])(?:{_SPELLED_UNIT})(?:(?:{_SPELLED_SEPARATOR})?(?:{_SPELLED_UNIT})){{2,40}}(?![\w])"
 )
 """A run of numbers, single digits, digits' names and dots (written, doubled, bracketed or named),
 apart by spaces, a dash, an underscore, a slash or a comma, or glued: an address or a phone number
 spelled out (``1 9 2 . 1 6 8 . 0 . 1``, ``10..0..0..5``, ``192[.]168[.]1[.]1``, ``five five five,
-one two three, four five six seven``) to keep a harvester's pattern from it."""
+one two three, four five six seven``) to keep a harvester's pattern from it. Runs of digits, dots
+and blanks are possessive: a run of digits split every way a unit could end took exponential time."""
 _SPELLED_PIECE = re.compile(
     rf"(?i)(?P<dot>{_SPELLED_DOT})|(?P<digits>\d+)|(?P<word>{_DIGIT_WORD})|(?P<mark>[()+])|(?P<sep>{_SPELLED_SEPARATOR})"
 )
