@@ -30,6 +30,8 @@ _JOIN = re.compile(
 )
 """A name, an assignment's or a key's operator, and operands joined by ``+`` (or a template literal
 that interpolates)."""
+_HINT = re.compile(r"[\"'`][ \t]*\+|\+[ \t]*[\"'`]|`[^`\n]*\$\{")
+"""A quote beside a ``+``, or a template literal that interpolates: the cheap test first."""
 _PIECE = re.compile(rf"{_LITERAL}")
 _INTERPOLATION = re.compile(r"\$\{[^}\n]*\}")
 MIN_PIECE = 8
@@ -52,7 +54,7 @@ def _pieces(literal: str, at: int) -> Iterator[tuple[int, int]]:
 def find_joined_literals(text: str) -> Iterator[Finding]:
     """Each random-looking literal of an expression a credential's name is assigned (module
     docstring)."""
-    if "+" not in text and "${" not in text:
+    if _HINT.search(text) is None:
         return
     for join in _JOIN.finditer(text):
         name_class = credential_class(join.group("name").strip("\"'"))

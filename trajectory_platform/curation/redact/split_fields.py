@@ -31,6 +31,8 @@ _FIELD = re.compile(
     r"(?:\"(?P<dq>[^\"\\\n]{1,64})\"|'(?P<sq>[^'\\\n]{1,64})'|(?P<bare>[^\s\"',;}\]<>]{1,64}))"
 )
 """A field whose name ends with a number, and its value (quoted or bare)."""
+_HINT = re.compile(r"[A-Za-z_.-][01][\"']?[ \t]*[:=].{0,200}?[A-Za-z_.-][12][\"']?[ \t]*[:=]", re.DOTALL)
+"""A field numbered 0 or 1 and, near it, one numbered 1 or 2: the cheap test before any chain is read."""
 _GAP = re.compile(r"[ \t]*[,;]?[ \t]*(?:\r?\n[^\n\"'=]{0,60}?)?")
 """What may stand between one numbered field and the next: separators, or a line break and a log
 line's prefix (a time stamp, a level)."""
@@ -43,6 +45,8 @@ _CHAIN_MIN = 2
 def _chains(text: str) -> Iterator[list[re.Match[str]]]:
     """Runs of numbered fields of one name, numbered in order from 0 or 1, apart by a gap alone."""
     chain: list[re.Match[str]] = []
+    if _HINT.search(text) is None:
+        return
     for field in _FIELD.finditer(text):
         previous = chain[-1] if chain else None
         if (
