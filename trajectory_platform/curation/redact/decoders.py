@@ -42,7 +42,7 @@ from dataclasses import dataclass
 
 from trajectory_platform.curation.redact.credential_names import credential_class
 from trajectory_platform.curation.redact.dumps import DUMP_BLOCK, DUMP_HINT, dump_runs
-from trajectory_platform.curation.redact.not_values import joined_to_literal
+from trajectory_platform.curation.redact.not_values import joined_to_literal, opens_joined_literal
 from trajectory_platform.traces.look_alikes import latin_look_alikes
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[ -/]*[0-Z\\^-~]")
@@ -261,12 +261,16 @@ _JOINED_AFTER = re.compile(
     r"|\}\s*,\s*([\"'`])\2\s*\))"  # Go's separator, after the list
 )
 _PRINTF_PIECES = re.compile(
-    r"\bprintf[ \t]+(?:-v[ \t]+\w+[ \t]+)?(?P<q>['\"]?)(?P<format>(?:%s){2,8})(?:\\n)?(?P=q)"
-    r"(?P<args>(?:[ \t]+(?:'[\w+/=\-.:@]+'|\"[\w+/=\-.:@]+\"|[\w+/=\-.:@]+)){2,8})(?=[\s)|;&>`]|$)"
+    r"(?P<open>\$\([ \t]*|`[ \t]*)?\bprintf[ \t]+(?:-v[ \t]+(?P<variable>\w+)[ \t]+)?(?P<q>['\"]?)"
+    r"(?P<format>(?:%s){2,8})(?:\\n)?(?P=q)"
+    r"(?P<args>(?:[ \t]+(?:'[\w+/=\-.:@]+'|\"[\w+/=\-.:@]+\"|[\w+/=\-.:@]+)){2,8})"
+    r"(?(open)[ \t]*(?P<close>[)`])|)(?=[\s)|;&>`\"]|$)"
 )
 """A shell's ``printf '%s%s' piece1 piece2`` (or ``-v VAR``): a format of placeholders alone glues
 its arguments, words apart, quoted or not, as the language formats :data:`_JOINED_BEFORE` names
-glue their literals (red team round 14 left the shell's unread)."""
+glue their literals (red team round 14 left the shell's unread). Inside a command substitution
+(``DB_PASSWORD=$(printf '%s%s' a b)``) the substitution is the glued word, and ``-v VAR`` assigns it
+to ``VAR``."""
 _PRINTF_ARGUMENT = re.compile(r"[ \t]+(?P<q>['\"]?)(?P<piece>[\w+/=\-.:@]+)(?P=q)")
 _JOINED_REACH = 40
 """How far before a list of chunks its join call may start (``''.join([`` or ``implode('', [``)."""
@@ -1353,14 +1357,19 @@ def _joined(match: re.Match[str]) -> list[tuple[str, int, int]]:
 
 def _printf_pieces(match: re.Match[str]) -> list[tuple[str, int, int]]:
     """The arguments a shell's ``printf`` of placeholders alone glues (:data:`_PRINTF_PIECES`), read
-    as one word: the spaces between them and their quotes dropped, the command and its format kept.
+    as one word: the spaces between them and their quotes dropped, the command and its format kept
+    (a substitution's ``$(printf FORMAT`` and ``)`` dropped, ``printf -v VAR FORMAT`` read ``VAR=``).
     Only where there are as many arguments as placeholders: else the format is used again, a line
     per group (``printf '%s%s\\n' a b c d``), and the pieces are not one word."""
     text = match.string
     arguments = list(_PRINTF_ARGUMENT.finditer(text, match.start("args"), match.end("args")))
     if len(arguments) != match.group("format").count("%s"):
         return []
-    pieces = [(text[i], i, i + 1) for i in range(match.start(), arguments[0].start())]
+    if match.group("open") or match.group("variable"):  # the word itself, or ``VAR=`` and the word
+        variable = match.group("variable") or ""
+        pieces = [(f"{variable}=" if variable else "", match.start(), arguments[0].start())]
+    else:
+        pieces = [(text[i], i, i + 1) for i in range(match.start(), arguments[0].start())]
     pieces.append(("", arguments[0].start(), arguments[0].start("piece") - len(arguments[0].group("q"))))
     for index, argument in enumerate(arguments):
         low, high = argument.start("piece"), argument.end("piece")
@@ -1375,6 +1384,8 @@ def _printf_pieces(match: re.Match[str]) -> list[tuple[str, int, int]]:
             pieces.append((text[high - 1], high - 1, argument.end()))
         elif argument.end() > high:
             pieces.append(("", high, argument.end()))
+    if match.group("close"):
+        pieces.append(("", arguments[-1].end(), match.end()))
     return pieces
 
 
@@ -1637,7 +1648,10 @@ def _markdown(match: re.Match[str]) -> list[tuple[str, int, int]]:
     """A fence opening becomes the space that joins its label to the first line of the block. A
     backquoted command with an option or a variable (``--password `openssl passwd -1 $PW```, a
     shell's substitution or Markdown's code span of a command) stays as written: unquoted, its
-    first word read as the value its label names."""
+    first word read as the value its label names. So does a backtick that opens a template literal
+    a variable is joined to (:func:`.not_values.opens_joined_literal`): code, not Markdown."""
+    if match.group() == "`" and opens_joined_literal(match.string, match.start()):
+        return []
     if match.group().startswith("`") and len(match.group()) > 1 and not match.group().strip("`"):
         return [("", match.start(), match.end())]
     if match.group().startswith("`") and match.group().strip("`"):

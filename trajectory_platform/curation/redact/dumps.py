@@ -19,6 +19,7 @@ after its hash) is not a row.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 _BYTES = r"[0-9a-fA-F]{2}(?: ?[0-9a-fA-F]{2})*"
@@ -76,8 +77,13 @@ that is not a row."""
 def dump_runs(block: str, start: int) -> list[Run]:
     """``block`` (lines matched by :data:`DUMP_BLOCK`, at ``start`` in the text) as runs of rows
     and the lines between them. The last row of a dump of hex alone may be shorter than the rest,
-    as long as it follows a row of one."""
-    runs: list[Run] = []
+    as long as it follows a row of one. A row of three-digit codes that are all octal digits reads
+    as ``od -b``'s octal and as ``od -t u1``'s decimal bytes alike (lowercase ``d`` to ``w`` are
+    ``100`` to ``127`` in decimal): a dump is one command's output, so such a row is read as
+    decimal where another row of its run can only be (a two-digit byte: every text file's line
+    ends with ``10``). Before, the row's bytes came out as capitals and the key they cut was read
+    in pieces (session 45)."""
+    rows: list[tuple[int, int, list[Byte], list[Byte] | None]] = []
     full_row_above = False
     for line in block.split("\n"):
         end = start + len(line)
@@ -93,13 +99,31 @@ def dump_runs(block: str, start: int) -> list[Run]:
             row, full_row_above = fields, len(fields) >= _HEX_ROW_MIN
         else:
             row, full_row_above = _offset_row(line, start), False
+        rows.append((start, end, row or [], _decimal_reading(line, start) if row and not plain else None))
+        start = end + 1
+    runs: list[Run] = []
+    for index, (row_start, row_end, row, _) in enumerate(rows):
         if row and runs and runs[-1][2]:
             runs[-1][2].extend(row)
-            runs[-1] = (runs[-1][0], end, runs[-1][2])
-        else:
-            runs.append((start, end, row or []))
-        start = end + 1
+            runs[-1] = (runs[-1][0], row_end, runs[-1][2])
+            continue
+        if row:
+            run = list(itertools.takewhile(lambda entry: entry[2], rows[index:]))
+            if any(reading == shown for _, _, shown, reading in run):
+                rows[index : index + len(run)] = [
+                    (low, high, reading or shown, reading) for low, high, shown, reading in run
+                ]
+                row = rows[index][2]
+        runs.append((row_start, row_end, list(row)))
     return runs
+
+
+def _decimal_reading(line: str, start: int) -> list[Byte] | None:
+    """The row's fields read as ``od -t u1``'s decimal bytes, whether or not they read as octal
+    codes too; None when they do not."""
+    offset = _OFFSET.match(line)
+    body_start = offset.end() if offset and line[offset.end() : offset.end() + 1] in (" ", "\t") else 0
+    return _decimal_row(line[body_start:].rstrip("\r"), start + body_start, ambiguous=True)
 
 
 def _offset_row(line: str, start: int) -> list[Byte] | None:
@@ -214,18 +238,19 @@ def _od_characters(line: str, body_start: int, start: int) -> list[Byte] | None:
     return found
 
 
-def _decimal_row(body: str, at: int) -> list[Byte] | None:
+def _decimal_row(body: str, at: int, ambiguous: bool = False) -> list[Byte] | None:
     """``od -t u1`` (fields four columns wide) and ``od -t d1`` (five): bytes in decimal,
     right-aligned, each under 256, with raw spans offset by ``at``; None unless one field at least
     is no octal code or ``od -c`` digit (a row of text holds a two-digit byte, ``A`` to ``c``).
     Read before a row's hex: ``  76  86`` are two bytes of hex to :func:`_code_row`, but hex rows
-    are never right-aligned in fields four or five wide."""
+    are never right-aligned in fields four or five wide. ``ambiguous``: a row whose fields all
+    read as octal codes too is read as well (:func:`dump_runs` decides by its run)."""
     for width in (4, 5):
         if len(body) % width:
             continue
         fields = [body[i : i + width] for i in range(0, len(body), width)]
-        if all(_DECIMAL_FIELD.fullmatch(field) and int(field) < 256 for field in fields) and not all(
-            _OCTAL_OR_CHARACTER.fullmatch(field) for field in fields
+        if all(_DECIMAL_FIELD.fullmatch(field) and int(field) < 256 for field in fields) and (
+            ambiguous or not all(_OCTAL_OR_CHARACTER.fullmatch(field) for field in fields)
         ):
             return [(int(field), at + width * i, at + width * i + width) for i, field in enumerate(fields)]
     return None

@@ -56,6 +56,7 @@ from trajectory_platform.curation.redact.detectors import (
     names_a_digest,
 )
 from trajectory_platform.curation.redact.device_config import find_device_secrets
+from trajectory_platform.curation.redact.joined_values import find_joined_literals
 from trajectory_platform.curation.redact.kba_answers import KBA_DETECTOR, find_kba_answers
 from trajectory_platform.curation.redact.key_numbers import find_key_numbers
 from trajectory_platform.curation.redact.lisp_pairs import find_lisp_pair_values
@@ -75,6 +76,7 @@ from trajectory_platform.curation.redact.replacements import find_edited_credent
 from trajectory_platform.curation.redact.seed_phrases import find_seed_phrases
 from trajectory_platform.curation.redact.segmented_tokens import find_segmented_tokens
 from trajectory_platform.curation.redact.shell_writes import WRITTEN_PIECE, writes_whole
+from trajectory_platform.curation.redact.split_fields import find_split_fields
 from trajectory_platform.curation.redact.sql_results import find_selected_credentials
 from trajectory_platform.curation.redact.streams import holds_a_stream_list, streamed_texts
 from trajectory_platform.curation.redact.structure import (
@@ -348,6 +350,8 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
         found.extend(find_oauth_grants(text))
     if " . " in text:
         found.extend(find_lisp_pair_values(text))
+    found.extend(find_joined_literals(text))
+    found.extend(find_split_fields(text, local))
     found.extend(find_argv_credentials(text, local))
     found.extend(find_typed_instructions(text))
     found.extend(find_yaml_schema_values(text))

@@ -30,11 +30,14 @@ printed. Each rule is about a *meaning* the name or the value carries, never a l
 - a request target (``/api/v1/users?page=2``, ``GET:/static/app.js``) is what a cache or a gateway
   keyed (``X-Cache-Key``'s debug value), never a credential: a path of two lowercase segments or
   more, each spelled, optionally after an HTTP method, with a query of words;
-- a variable joined to a string literal (``password = prefix+"-dev"``, ``pw: base + "@2024"``) is
-  an expression of JavaScript, TypeScript, Java, C# or Python computing the value: the variable's
-  name is spelled (letters, ``_``, ``$``, dots), the ``+`` and a quote follow it, and code's syntax
-  stands before it (a spaced ``=`` or ``:``, an argument's ``(`` or ``,``, ``return``). A shell has
-  no ``+`` operator: ``PASS=abc+'x'`` and ``-pabc+'x'`` are one word, a password;
+- a variable joined to a string literal (``password = prefix+"-dev"``, ``pw: base + "@2024"``,
+  the literal first, ``"dev-" + suffix``, or a template literal, ``prefix+`_2024```,
+  ```${base}_2024```) is an expression of JavaScript, TypeScript, Java, C# or Python computing the
+  value: the variable's name is spelled (letters, ``_``, ``$``, dots), the ``+`` and a quote
+  stand between it and the literal, and code's syntax stands before the expression (a spaced
+  ``=`` or ``:``, an argument's ``(`` or ``,``, ``return``). A shell has no ``+`` operator:
+  ``PASS=abc+'x'`` and ``-pabc+'x'`` are one word, a password. A literal of the expression that
+  looks random is still a piece of the credential (:mod:`.joined_values`);
 - a time stamp opening a line (``2024-05-01T12:00:00.1234567Z``, ``[2024-05-01 12:00:00,123]``,
   ``12:00:01.250``) is the next log line's, read as a value where a credential's name ended the
   line before (a GitHub Actions runner's ``Evaluating: env.DB_PASSWORD``, a logger's message);
@@ -143,8 +146,13 @@ _FLOW_COLLECTION = re.compile(r"[\[{][ \t]*(?:\{[ \t]*)?[\"']?[A-Za-z_][\w.-]*[\
 """A YAML flow mapping (or a sequence of them) opening with a key: ``{name: db``, ``[{secretRef:``."""
 _USER_SPEC = re.compile(r"(?<!\S)(?:-u|--user)[\s=]*[\"']?(?P<user>[^\s:'\"=]{1,64})[\"']?:[\"']?$")
 
-_JOINED_TO_LITERAL = re.compile(r"[A-Za-z_$][A-Za-z_$.]*[ \t]*\+[ \t]*[\"'`]")
-"""A spelled variable, ``+`` and a string literal's opening quote (module docstring)."""
+_JOINED_TO_LITERAL = re.compile(
+    r"[A-Za-z_$][A-Za-z_$.]*[ \t]*\+[ \t]*[\"'`]"
+    r"|(?:\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'|`[^`\n]*`)[ \t]*\+[ \t]*[A-Za-z_$]"
+    r"|`[^`\n]*\$\{[^`\n]*`"
+)
+"""A spelled variable, ``+`` and a string literal's opening quote; a literal, ``+`` and a variable;
+or a template literal that interpolates one (module docstring)."""
 _LOG_STAMP = re.compile(
     r"\[?(?:\d{4}([-/.])\d{2}\1\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)?"
     r"|\d{2}:\d{2}:\d{2}(?:[.,]\d+)?)(?:Z|[+-]\d{2}:?\d{2})?\]?"
@@ -170,11 +178,28 @@ space), a call's argument (a keyword argument's too), a returned value."""
 def joined_to_literal(text: str, at: int) -> bool:
     """Does ``text`` at ``at`` hold a variable joined to a string literal by ``+``, where code
     stands (module docstring)? The rules and the view that reads a word's quoted pieces as one
-    both ask."""
-    if _JOINED_TO_LITERAL.match(text, at) is None:
+    both ask. ``at`` may be a quoted value's first character: the expression opens at its quote."""
+    if at and text[at - 1] in "\"'`" and _JOINED_TO_LITERAL.match(text, at - 1) is not None:
+        at -= 1
+    elif _JOINED_TO_LITERAL.match(text, at) is None:
         return False
     line_start = max(text.rfind("\n", 0, at) + 1, at - 80)
     return _CODE_BEFORE.search(text, line_start, at) is not None
+
+
+_JOINED_BEFORE_QUOTE = re.compile(r"[A-Za-z_$][A-Za-z_$.]*[ \t]*\+[ \t]*$")
+
+
+def opens_joined_literal(text: str, quote_at: int) -> bool:
+    """Does the quote at ``quote_at`` open the literal of a :func:`joined_to_literal` expression
+    (``envPrefix+`_2024```, ```dev_` + suffix``, ```${base}_2024```)? Markdown's view asks it of a
+    backtick: there it opens a JavaScript template literal, not a code span, and dropped, it left
+    the variable glued to the literal's text, read as a password (session 45)."""
+    if joined_to_literal(text, quote_at):
+        return True
+    line_start = max(text.rfind("\n", 0, quote_at) + 1, quote_at - 80)
+    variable = _JOINED_BEFORE_QUOTE.search(text, line_start, quote_at)
+    return variable is not None and joined_to_literal(text, variable.start())
 
 
 _COMPARED = re.compile(r"(?:[=!]==?|<>|\bcase|\bwhen)\s*[(\[]?\s*$")

@@ -67,6 +67,89 @@ slashes (``/__home__jdoe__projects__...``, as tools that key a cache or a contai
 directory write it)."""
 
 
+_DIGIT_WORDS = {
+    word: str(digit)
+    for digit, words in enumerate(
+        ("zero oh", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+    )
+    for word in words.split()
+}
+_DIGIT_WORD = "|".join(_DIGIT_WORDS)
+_SPELLED_DOT = r"\.++|[\[({](?:\.|dot)[\])}]|dot|point"
+_SPELLED_UNIT = rf"\d++|{_DIGIT_WORD}|{_SPELLED_DOT}|[()+]"
+_SPELLED_SEPARATOR = r"[ \t]*+[,\-_/][ \t]*+|[ \t]++"
+_SPELLED_NUMBER = re.compile(
+    rf"(?i)(?<![\w.])(?:{_SPELLED_UNIT})(?:(?:{_SPELLED_SEPARATOR})?(?:{_SPELLED_UNIT})){{2,40}}(?![\w])"
+)
+"""A run of numbers, single digits, digits' names and dots (written, doubled, bracketed or named),
+apart by spaces, a dash, an underscore, a slash or a comma, or glued: an address or a phone number
+spelled out (``1 9 2 . 1 6 8 . 0 . 1``, ``10..0..0..5``, ``192[.]168[.]1[.]1``, ``five five five,
+one two three, four five six seven``) to keep a harvester's pattern from it. Runs of digits, dots
+and blanks are possessive: a run of digits split every way a unit could end took exponential time."""
+_SPELLED_PIECE = re.compile(
+    rf"(?i)(?P<dot>{_SPELLED_DOT})|(?P<digits>\d+)|(?P<word>{_DIGIT_WORD})|(?P<mark>[()+])|(?P<sep>{_SPELLED_SEPARATOR})"
+)
+_SPELLED_HINT = re.compile(
+    rf"(?i)\d[ \t]+\d[ \t]+\d|\d[ \t]+[-/_][ \t]+\d|\d\.\.+\d|\d[ \t]+\.[ \t]+\d|[\[({{](?:\.|dot)[\])}}]"
+    rf"|\d[ \t]+(?:dot|point)[ \t]+\d|\b(?:{_DIGIT_WORD})[ \t,-]+(?:{_DIGIT_WORD})\b"
+)
+_DOTTED_QUAD = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
+
+
+def _spelled_number(run: str) -> str | None:
+    """The address or phone number ``run`` spells, written as one writes it (``192.168.0.1``,
+    ``555-123-4567``), where its spelling is one a writer chose to hide it: digits one at a time
+    (or named) between one separator, numbers between spaced, doubled, bracketed or named dots.
+    None for a run written plainly (the plain rules read it) or as numbers in a list or a table
+    (``10. 0. 0. 5.``: a float's dot glued to one side alone; ``10 0 0 5``: no dot)."""
+    pieces = [(m.lastgroup, m.group()) for m in _SPELLED_PIECE.finditer(run)]
+    units = [(kind, text) for kind, text in pieces if kind != "sep"]
+    digits = sum(1 if kind == "word" else len(text) for kind, text in units if kind in ("digits", "word"))
+    one_at_a_time = all(
+        kind == "word" or len(text) == 1 for kind, text in units if kind in ("digits", "word")
+    )
+    gaps = [text for kind, text in pieces if kind == "sep"]
+    spacing = max(set(gaps), key=gaps.count) if one_at_a_time and gaps else None
+    out: list[str] = []
+    hidden = glued = False
+    for index, (kind, text) in enumerate(pieces):
+        before = pieces[index - 1] if index else ("sep", " ")
+        after = pieces[index + 1] if index + 1 < len(pieces) else ("sep", " ")
+        glued |= kind in ("dot", "digits", "word") and before[0] in ("dot", "digits", "word")
+        if kind == "dot":
+            plain = text == "."
+            if plain and (before[0] == "sep") != (after[0] == "sep"):
+                return None  # ``10. 0.``: a decimal number's point, or a sentence's full stop
+            hidden |= not plain or before[0] == "sep"
+            out.append(".")
+        elif kind in ("digits", "word"):
+            if before[0] == "sep" and out and out[-1][-1:].isdigit():
+                if not one_at_a_time:
+                    return None  # numbers between spaces: a list or a table, not one number
+                hidden = True
+            hidden |= kind == "word"
+            out.append(_DIGIT_WORDS.get(text.lower(), text))
+        elif kind == "mark":
+            out.append(text)
+        elif before == ("mark", ")"):
+            out.append(" ")
+        elif text != spacing and "dot" not in (
+            before[0],
+            after[0],
+        ):  # the gap a digit is spelled with, or a dot's
+            hidden |= len(text) > 1 and any(mark in text for mark in "-,/_")  # ``555 - 123 - 4567``
+            out.append("-")  # a wider or another gap: a group's end
+    if glued and one_at_a_time and hidden and not any(kind == "word" for kind, _ in units):
+        return None  # digits one at a time and numbers glued by a dot: columns (``1 0.0 0.1``)
+    if not hidden or digits < 4:
+        return None
+    written = "".join(out).strip("-")
+    if "." in written:
+        return written if _DOTTED_QUAD.fullmatch(written) else None
+    written = re.sub(r"-+", "-", written).replace("(-", "(").replace("-)", ")")
+    return written
+
+
 @lru_cache(maxsize=16)
 def _internal_host_regex(suffixes: tuple[str, ...]) -> re.Pattern[str]:
     alternatives = "|".join(re.escape(s.strip(".")) for s in suffixes)
@@ -152,6 +235,8 @@ def find_pii(text: str, config: RedactionConfig) -> Iterator[Finding]:
         for match in _IPV4.finditer(text):
             if _standalone(text, match, ".") and _private_ip(match.group()):
                 yield Finding("PRIVATE_IP", match.start(), match.end(), match.group(), "pii:ip")
+    if _SPELLED_HINT.search(text):
+        yield from _spelled_numbers(text)
     if "ffff:" in lower:
         for match in _MAPPED_IPV4_HEX.finditer(text):
             high, low = int(match.group("high"), 16), int(match.group("low"), 16)
@@ -177,6 +262,23 @@ def find_pii(text: str, config: RedactionConfig) -> Iterator[Finding]:
     if config.person_names is not None:
         for start, end in config.person_names(text):
             yield Finding("PERSON", start, end, text[start:end], "pii:ner")
+
+
+def _spelled_numbers(text: str) -> Iterator[Finding]:
+    """A private address or a phone number spelled out (:data:`_SPELLED_NUMBER`), judged in the form
+    it spells by the rules the written form meets."""
+    for match in _SPELLED_NUMBER.finditer(text):
+        written = _spelled_number(match.group())
+        if written is None:
+            continue
+        if "." in written:
+            if _private_ip(written):
+                yield Finding("PRIVATE_IP", match.start(), match.end(), match.group(), "pii:ip+spelled")
+        elif any(
+            regex.fullmatch(written) and 9 <= sum(map(str.isdigit, written)) <= 15
+            for regex in (_PHONE, _INTERNATIONAL_PHONE, _NATIONAL_PHONE)
+        ):
+            yield Finding("PHONE", match.start(), match.end(), match.group(), "pii:phone+spelled")
 
 
 def load_ner_detector(model_dir: str) -> Callable[[str], list[tuple[int, int]]]:
