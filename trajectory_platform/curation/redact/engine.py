@@ -103,11 +103,14 @@ class Context:
     digest value (its key says so: scored by no entropy test, in its literal or the raw JSON),
     the value of a key that names a credential (``{"password": "admin"}``: the label is the key,
     decoded: ``json.dumps`` writes ``{"contraseña": ...}`` as ``"contrase\\u00f1a"``, which no rule
-    over the raw JSON reads as a label)."""
+    over the raw JSON reads as a label), and the plain-word values a scan of the JSON document
+    around a literal found in it (``anchored``: their label is outside the literal, see
+    :func:`_anchored_in_literals`)."""
 
     shell: bool = False
     id_value: bool = False
     credential_key: str = ""
+    anchored: frozenset[str] = frozenset()
 
 
 def parse_json_container(text: str) -> object | None:
@@ -679,9 +682,12 @@ def rewrite(text: str, table: SymbolTable, context: Context = Context(), depth: 
         between = _rewrite_between_literals(text, table, literals)
         if between != text:
             text, literals = between, _literals(between, context)
+        anchors = _anchored_in_literals(text, table, literals, context, depth)
         pieces = []
         last = 0
-        for match, child in literals:
+        for (match, child), anchored in zip(literals, anchors, strict=True):
+            if anchored:
+                child = replace(child, anchored=anchored)
             decoded = json.loads(match.group())
             new = rewrite(decoded, table, child, depth + 1)
             pieces.append(text[last : match.start()])
@@ -705,6 +711,25 @@ def rewrite(text: str, table: SymbolTable, context: Context = Context(), depth: 
     return "".join(pieces)
 
 
+def _anchored_in_literals(
+    text: str, table: SymbolTable, literals: list[tuple[re.Match[str], Context]], context: Context, depth: int
+) -> list[frozenset[str]]:
+    """Per literal of the JSON ``text``, the plain-word values (:meth:`.SymbolTable.is_plain_word`)
+    that a scan of the whole document finds inside it. Their label is elsewhere in the document:
+    a sibling's value (``{"name": "X-Api-Key", "value": "Winterdragon812"}`` in a HAR file or a
+    container's ``env``, CloudFormation's ``ParameterKey``), the argv item before it
+    (``["--password", "Harborsilver42"]``), a table's header row. Rewritten alone, the literal shows
+    no label, so :func:`_anchored` took the value for a word that merely spells the password and
+    kept it: the document was reported redacted and still held the password (red team rtsec15)."""
+    if not any(table.is_plain_word(value) for _, _, value in table.occurrences(text)):
+        return [frozenset()] * len(literals)
+    found = [f for f in scan(text, RedactionConfig(), context, depth) if table.is_plain_word(f.value)]
+    return [
+        frozenset(f.value for f in found if match.start() <= f.start and f.end <= match.end())
+        for match, _ in literals
+    ]
+
+
 def _anchored(
     text: str, spans: list[tuple[int, int, str]], table: SymbolTable, context: Context
 ) -> list[tuple[int, int, str]]:
@@ -723,7 +748,7 @@ def _anchored(
     found: set[tuple[int, int]] = set()
     windows: set[tuple[int, int]] = set()
     for start, end, value in spans:
-        if table.is_plain_word(value) and value not in table.written:
+        if table.is_plain_word(value) and value not in table.written and value not in context.anchored:
             low = text.rfind("\n", 0, max(0, text.rfind("\n", 0, start))) + 1
             after = text.find("\n", end)
             high = len(text) if after < 0 or (following := text.find("\n", after + 1)) < 0 else following
