@@ -739,7 +739,10 @@ def _anchored(
     turned ``image: postgres:16`` and ``from redis import Redis`` into pseudonyms; a default
     password a word can spell is not worth the code it corrupts. Pass 1 runs again on the lines
     around each such occurrence (its decoded views too: a ROT13 or reversed word is found there):
-    the line before holds a YAML key whose value is the next line."""
+    the line before holds a YAML key whose value is the next line. An occurrence those lines do not
+    confirm is looked for in a scan of the whole text, once: a label further up is a label too (the
+    header row of a CSV, a TSV, a ``psql`` or a Markdown table above its third row). Judged by its
+    window alone, such a value was reported redacted and kept (red team rtsec15)."""
     if table.written:
         spans = [s for s in spans if s[2] not in table.written or writes_whole(text, s[0], s[1])]
     if context.credential_key or not any(table.is_plain_word(value) for _, _, value in spans):
@@ -747,6 +750,7 @@ def _anchored(
     kept: list[tuple[int, int, str]] = []
     found: set[tuple[int, int]] = set()
     windows: set[tuple[int, int]] = set()
+    whole: set[tuple[int, int]] | None = None
     for start, end, value in spans:
         if table.is_plain_word(value) and value not in table.written and value not in context.anchored:
             low = text.rfind("\n", 0, max(0, text.rfind("\n", 0, start))) + 1
@@ -757,6 +761,10 @@ def _anchored(
                 found.update(
                     (low + f.start, low + f.end) for f in scan(text[low:high], RedactionConfig(), context)
                 )
+            if (start, end) not in found and (low, high) != (0, len(text)):
+                if whole is None:
+                    whole = {(f.start, f.end) for f in scan(text, RedactionConfig(), context)}
+                found |= whole
             if (start, end) not in found:
                 continue
         kept.append((start, end, value))
