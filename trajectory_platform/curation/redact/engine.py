@@ -19,6 +19,7 @@ import itertools
 import json
 import re
 import urllib.parse
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -720,13 +721,28 @@ def _anchored_in_literals(
     container's ``env``, CloudFormation's ``ParameterKey``), the argv item before it
     (``["--password", "Harborsilver42"]``), a table's header row. Rewritten alone, the literal shows
     no label, so :func:`_anchored` took the value for a word that merely spells the password and
-    kept it: the document was reported redacted and still held the password (red team rtsec15)."""
+    kept it: the document was reported redacted and still held the password (red team rtsec15).
+    A finding placed in the raw document anchors the literal holding its span; one the scan made
+    of texts it assembled from several literals (a notebook cell's source and its output read as
+    one session, :func:`notebook_transcripts`) has no place in the document, and anchors its value
+    where a single literal holds it (where two do, which one the label names is unknown)."""
     if not any(table.is_plain_word(value) for _, _, value in table.occurrences(text)):
         return [frozenset()] * len(literals)
     found = [f for f in scan(text, RedactionConfig(), context, depth) if table.is_plain_word(f.value)]
-    return [
-        frozenset(f.value for f in found if match.start() <= f.start and f.end <= match.end())
+    values = {f.value for f in found}
+    holding = [
+        {value for _, _, value in table.occurrences(json.loads(match.group())) if value in values}
         for match, _ in literals
+    ]
+    holders = Counter(value for held in holding for value in held)
+    return [
+        frozenset(
+            value
+            for value in held
+            if holders[value] == 1
+            or any(f.value == value and match.start() <= f.start and f.end <= match.end() for f in found)
+        )
+        for (match, _), held in zip(literals, holding, strict=True)
     ]
 
 
