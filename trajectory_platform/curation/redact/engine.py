@@ -19,6 +19,7 @@ import itertools
 import json
 import re
 import urllib.parse
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -105,11 +106,14 @@ class Context:
     digest value (its key says so: scored by no entropy test, in its literal or the raw JSON),
     the value of a key that names a credential (``{"password": "admin"}``: the label is the key,
     decoded: ``json.dumps`` writes ``{"contraseña": ...}`` as ``"contrase\\u00f1a"``, which no rule
-    over the raw JSON reads as a label)."""
+    over the raw JSON reads as a label), and the plain-word values a scan of the JSON document
+    around a literal found in it (``anchored``: their label is outside the literal, see
+    :func:`_anchored_in_literals`)."""
 
     shell: bool = False
     id_value: bool = False
     credential_key: str = ""
+    anchored: frozenset[str] = frozenset()
 
 
 def parse_json_container(text: str) -> object | None:
@@ -683,9 +687,12 @@ def rewrite(text: str, table: SymbolTable, context: Context = Context(), depth: 
         between = _rewrite_between_literals(text, table, literals)
         if between != text:
             text, literals = between, _literals(between, context)
+        anchors = _anchored_in_literals(text, table, literals, context, depth)
         pieces = []
         last = 0
-        for match, child in literals:
+        for (match, child), anchored in zip(literals, anchors, strict=True):
+            if anchored:
+                child = replace(child, anchored=anchored)
             decoded = json.loads(match.group())
             new = rewrite(decoded, table, child, depth + 1)
             pieces.append(text[last : match.start()])
@@ -709,6 +716,40 @@ def rewrite(text: str, table: SymbolTable, context: Context = Context(), depth: 
     return "".join(pieces)
 
 
+def _anchored_in_literals(
+    text: str, table: SymbolTable, literals: list[tuple[re.Match[str], Context]], context: Context, depth: int
+) -> list[frozenset[str]]:
+    """Per literal of the JSON ``text``, the plain-word values (:meth:`.SymbolTable.is_plain_word`)
+    that a scan of the whole document finds inside it. Their label is elsewhere in the document:
+    a sibling's value (``{"name": "X-Api-Key", "value": "Winterdragon812"}`` in a HAR file or a
+    container's ``env``, CloudFormation's ``ParameterKey``), the argv item before it
+    (``["--password", "Harborsilver42"]``), a table's header row. Rewritten alone, the literal shows
+    no label, so :func:`_anchored` took the value for a word that merely spells the password and
+    kept it: the document was reported redacted and still held the password (red team rtsec15).
+    A finding placed in the raw document anchors the literal holding its span; one the scan made
+    of texts it assembled from several literals (a notebook cell's source and its output read as
+    one session, :func:`notebook_transcripts`) has no place in the document, and anchors its value
+    where a single literal holds it (where two do, which one the label names is unknown)."""
+    if not any(table.is_plain_word(value) for _, _, value in table.occurrences(text)):
+        return [frozenset()] * len(literals)
+    found = [f for f in scan(text, RedactionConfig(), context, depth) if table.is_plain_word(f.value)]
+    values = {f.value for f in found}
+    holding = [
+        {value for _, _, value in table.occurrences(json.loads(match.group())) if value in values}
+        for match, _ in literals
+    ]
+    holders = Counter(value for held in holding for value in held)
+    return [
+        frozenset(
+            value
+            for value in held
+            if holders[value] == 1
+            or any(f.value == value and match.start() <= f.start and f.end <= match.end() for f in found)
+        )
+        for (match, _), held in zip(literals, holding, strict=True)
+    ]
+
+
 def _anchored(
     text: str, spans: list[tuple[int, int, str]], table: SymbolTable, context: Context
 ) -> list[tuple[int, int, str]]:
@@ -718,7 +759,10 @@ def _anchored(
     turned ``image: postgres:16`` and ``from redis import Redis`` into pseudonyms; a default
     password a word can spell is not worth the code it corrupts. Pass 1 runs again on the lines
     around each such occurrence (its decoded views too: a ROT13 or reversed word is found there):
-    the line before holds a YAML key whose value is the next line."""
+    the line before holds a YAML key whose value is the next line. An occurrence those lines do not
+    confirm is looked for in a scan of the whole text, once: a label further up is a label too (the
+    header row of a CSV, a TSV, a ``psql`` or a Markdown table above its third row). Judged by its
+    window alone, such a value was reported redacted and kept (red team rtsec15)."""
     if table.written:
         spans = [s for s in spans if s[2] not in table.written or writes_whole(text, s[0], s[1])]
     if context.credential_key or not any(table.is_plain_word(value) for _, _, value in spans):
@@ -726,8 +770,9 @@ def _anchored(
     kept: list[tuple[int, int, str]] = []
     found: set[tuple[int, int]] = set()
     windows: set[tuple[int, int]] = set()
+    whole: set[tuple[int, int]] | None = None
     for start, end, value in spans:
-        if table.is_plain_word(value) and value not in table.written:
+        if table.is_plain_word(value) and value not in table.written and value not in context.anchored:
             low = text.rfind("\n", 0, max(0, text.rfind("\n", 0, start))) + 1
             after = text.find("\n", end)
             high = len(text) if after < 0 or (following := text.find("\n", after + 1)) < 0 else following
@@ -736,6 +781,10 @@ def _anchored(
                 found.update(
                     (low + f.start, low + f.end) for f in scan(text[low:high], RedactionConfig(), context)
                 )
+            if (start, end) not in found and (low, high) != (0, len(text)):
+                if whole is None:
+                    whole = {(f.start, f.end) for f in scan(text, RedactionConfig(), context)}
+                found |= whole
             if (start, end) not in found:
                 continue
         kept.append((start, end, value))

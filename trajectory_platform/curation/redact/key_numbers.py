@@ -48,13 +48,16 @@ _BYTE_LIST = re.compile(_LABELLED + r"(?P<value>" + _BYTE + r"(?:[ \t]*,[ \t]*\n
 """A credential's name (C's array size may follow it), an assignment (a type or a constructor may
 stand between), then 16 byte values or more in brackets."""
 _CHAR = r"'(?:[^'\\\n]|\\.)'"
+_CHAR_ITEM = r"b?" + _CHAR
+"""A char literal, or Rust's byte literal (``b'a'``)."""
 _SHORT_TEXT_LIST = re.compile(
     _LABELLED + r"(?P<value>" + _BYTE + r"(?:[ \t]*,[ \t]*" + _BYTE + r"){5,15}"
-    r"|" + _CHAR + r"(?:[ \t]*,[ \t]*" + _CHAR + r"){5,})[ \t]*,?[ \t]*[\]})]"
+    r"|" + _CHAR_ITEM + r"(?:[ \t]*,[ \t]*" + _CHAR_ITEM + r"){5,})(?:[ \t]*,[ \t]*0)?[ \t]*,?[ \t]*[\]})]"
 )
 """A password under a credential's name spelled as 6 to 16 character codes (``[]byte{..}``,
 ``bytes([..])``, ``byteArrayOf(..)``, ``String.fromCharCode(..)``, C's array ending in a NUL) or as
-char literals of any length (Java's ``char[] password = {'a', ...}``): too short for a key's
+char literals of any length (Java's ``char[] password = {'a', ...}``, C's ending in a bare ``0``,
+Rust's bytes ``[b'a', ...]``: red team rtsec15, kept before): too short for a key's
 16-byte floor, and its text too short for the entropy test (a red team, round 11: 24 of 24 kept).
 The finding is the list inside its brackets, so the brackets and the statement stay."""
 _NUMBER_PAIR = re.compile(r"\d[ \t]*,[ \t]*\n?[ \t]*-?\d|\[\d{1,3} \d")
@@ -139,7 +142,7 @@ def find_key_numbers(text: str) -> Iterator[Finding]:
         for match in _BYTE_LIST.finditer(text):
             if credential_class(match.group("name")) and _key_bytes(match.group("value")):
                 yield _finding(match)
-    if _NUMBER_PAIR.search(text) or "', '" in text or "','" in text:
+    if _NUMBER_PAIR.search(text) or "', " in text or "','" in text:
         for match in _SHORT_TEXT_LIST.finditer(text):
             if credential_class(match.group("name")) and credential_shaped(_spelled(match.group("value"))):
                 yield Finding("PASSWORD", *match.span("value"), match.group("value"), "key_numbers:text_list")
@@ -193,7 +196,7 @@ def _listed_bytes(listed: str) -> bytes | None:
 def _spelled(listed: str) -> str:
     """The text a list of character codes or char literals spells (a C string's closing NUL
     dropped); empty where a code is no printable ASCII character."""
-    if listed.startswith("'"):
+    if listed.startswith(("'", "b'")):
         chars = [ast.literal_eval(item) for item in re.findall(_CHAR, listed)]
     else:
         chars = [chr(_int(item) % 256) for item in re.findall(_BYTE, listed)]

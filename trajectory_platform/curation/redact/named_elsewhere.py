@@ -101,7 +101,10 @@ _REPL_ECHOES = (
     r"\[1\][ \t]*",  # R
     r"Just[ \t]+",  # ghci's ``Maybe``
 )
-"""What a REPL writes before the value it echoes on the next line (none: Python, julia, iex, Lua)."""
+"""What a REPL writes before the value it echoes on the next line (none: Python, julia, iex, Lua).
+The value may be a literal with Python's prefix (``b'...'`` for ``os.environb`` or a decoded
+secret's bytes, Python 2's ``u'...'``): without it, the quotes kept the value from the bare form
+too, and the echo stood (red team rtsec15)."""
 
 _NAMED = {
     "jq_path_set": re.compile(
@@ -133,7 +136,8 @@ _NAMED = {
     "repl_echo": re.compile(
         r"(?m)^(?:" + "|".join(_REPL_PROMPTS) + r")"
         r"[ \t]+(?P<expr>[^\n]{1,200})\n(?:" + "|".join(_REPL_ECHOES) + r")?"
-        r"(?:(?P<q>[\"'])(?P<value>[^\"'\\\n]{4,200})(?P=q)|(?P<bare>[^\s\"'\\]{4,200}))[ \t]*$"
+        r"(?:(?:[bBuU]|[rR][bB]|[bB][rR])?(?P<q>[\"'])(?P<value>[^\"'\\\n]{4,200})(?P=q)"
+        r"|(?P<bare>[^\s\"'\\]{4,200}))[ \t]*$"
     ),
 }
 """A value and the name that labels it, apart: ``name`` is the label, ``value`` the value."""
