@@ -991,8 +991,9 @@ class _Taint:
             literal = self._builtin(self.resolve(node.func), "type") and bool(node.args)
             return climbs or (literal and not isinstance(node.args[0], ast.Name | ast.Attribute))
         name = self.name_of(node)
-        if isinstance(node, ast.Name) and self._builtin(name, node.id):
-            return node.id in _BUILTINS
+        held = self.resolve(node) if isinstance(node, ast.Attribute) else name
+        if isinstance(node, ast.Name | ast.Attribute) and len(held) == 1 and self._builtin(held, held[0]):
+            return held[0] in _BUILTINS  # object, or a name bound to it here or in the workspace
         root = node
         while isinstance(root, ast.Attribute):
             root = root.value
