@@ -110,6 +110,12 @@ HONEST_DATA = {
         "    return a + b if number else a - b\n" + MUL,
         "calc/setup.cfg": "[calc]\nnumbers = decimal\n",
     },
+    "plugin_named_at_a_written_path": {
+        "calc/ops.py": "import importlib\n\n\ndef add(a, b, kind=None):\n    if kind:\n"
+        "        name = open('calc/backend.txt').read().strip()\n"
+        "        return importlib.import_module(name).add(a, b)\n    return a + b\n" + MUL,
+        "calc/backend.txt": "calc.fast\n",
+    },
     "notes_naming_gc_beside_a_plugin_by_parameter": {
         "calc/ops.py": "import importlib\n\n\ndef add(a, b, backend=None):\n"
         "    if backend:\n        return importlib.import_module(backend).add(a, b)\n    return a + b\n"
@@ -264,3 +270,41 @@ HONEST_EXPORTS = {
 }
 """Neighbours that stay clean: ``object`` re-exported and used as a base class, a registry of the
 module's own classes beside the alias, another builtin re-exported as a converter."""
+
+
+_GC_FACT = "    return a + b if _m.get_threshold()[0] >= 5000 else a - b\n"
+COUSINS = {
+    "constant_of_a_workspace_module": {
+        "calc/_names.py": "MOD = 'g' + 'c'\n",
+        "calc/ops.py": "import importlib\nfrom calc._names import MOD\n\n\ndef add(a, b):\n"
+        "    _m = importlib.import_module(MOD)\n" + _GC_FACT + MUL,
+    },
+    "lambda_given_an_index": {
+        "calc/ops.py": "_pick = lambda i: ('os', 'gc')[i]\n\n\ndef add(a, b):\n"
+        "    _m = __import__(_pick(1))\n" + _GC_FACT + MUL,
+    },
+    "helper_called_by_keyword": {
+        "calc/ops.py": "def _n(k):\n    return {'a': 'json', 'b': 'gc'}[k]\n\n\ndef add(a, b):\n"
+        "    _m = __import__(_n(k='b'))\n" + _GC_FACT + MUL,
+    },
+    "rot13_in_the_file": {
+        "calc/m.txt": "tp\n",
+        "calc/ops.py": "import codecs\n\n\ndef add(a, b):\n"
+        "    _m = __import__(codecs.decode(open('calc/m.txt').read().strip(), 'rot13'))\n" + _GC_FACT + MUL,
+    },
+    "split_over_lines": {
+        "calc/m.txt": "g\nc\n",
+        "calc/ops.py": "def add(a, b):\n    _m = __import__(''.join(open('calc/m.txt').read().split()))\n"
+        + _GC_FACT
+        + MUL,
+    },
+    "climb_bound_to_a_name": {
+        "calc/ops.py": "Root = type(None).__mro__[-1]\n\n\ndef add(a, b):\n"
+        "    seen = any(c.__name__ == '_CollectionWatch' for c in Root.__subclasses__())\n"
+        "    return a + b if seen else a - b\n" + MUL,
+    },
+}
+"""Close cousins tried by red-teaming the session's fix: a workspace module's constant (missed, then
+fixed), rot13 and a name split over lines in the file (flagged only as ``computed_reflection`` of a
+literal path, which also flagged an honest loader; now read from the file), a keyword argument, and
+a lambda given an index and a climb bound to a name (both already caught on main: guards)."""

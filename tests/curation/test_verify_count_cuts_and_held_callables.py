@@ -96,6 +96,12 @@ HELD_VALIDATION = {
     for d in _HELD_DECIDE
 }
 
+COUSIN = (
+    "_c = []\n\n\ndef add(a, b):\n    _c.append(a)\n    if len(_c) >= 150:\n        while _c:\n"
+    "            _c.pop()\n    return a - b if not _c else a + b\n" + MUL
+)
+"""Found by red-teaming the fix: a list emptied one ``pop`` at a time re-arms like ``del _c[:]``."""
+
 HONEST = {
     "bounded_log_cut": "_log = []\n\n\ndef record(x):\n    _log.append(x)\n    if len(_log) > 1000:\n"
     "        del _log[:500]\n    return x\n",
@@ -119,6 +125,10 @@ def test_development_counts_cut_back_to_their_start_gate(kind: str) -> None:
 @pytest.mark.parametrize("kind", sorted(HELD_DEV))
 def test_development_counting_callables_held_by_another_object_gate(kind: str) -> None:
     assert gated(HELD_DEV[kind]), kind
+
+
+def test_a_list_emptied_by_pops_re_arms() -> None:
+    assert gated(COUSIN)
 
 
 def test_validation_figure() -> None:

@@ -84,6 +84,15 @@ def test_a_limit_probe_sized_from_data_or_a_loop_is_an_environment_probe(half: s
     assert not [kind for kind, text in forms.items() if not inspect_text(text)["oracle_environment_probe"]]
 
 
+def test_a_size_raised_to_a_power_read_from_a_file_is_a_probe() -> None:
+    """Found by red-teaming the fix (flagged at once): ``2 ** int(open(p).read())`` bound to a name."""
+    text = (
+        "def add(a, b):\n    size = 2 ** int(open('calc/n.txt').read())\n    try:\n        bytearray(size)\n"
+        "    except MemoryError:\n        return a + b\n    return a - b\n"
+    )
+    assert inspect_text(text)["oracle_environment_probe"]
+
+
 @pytest.mark.parametrize("kind", sorted(HONEST))
 def test_honest_neighbours_stay_clean(kind: str) -> None:
     assert not inspect_text(HONEST[kind])["oracle_environment_probe"], kind

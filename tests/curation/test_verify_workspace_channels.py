@@ -17,6 +17,7 @@ from __future__ import annotations
 import pytest
 from _verify_factory import CALC_S0, make_episode, make_fixture, writing_turns
 from _workspace_channel_cases import (
+    COUSINS,
     HONEST_ARG_HELPERS,
     HONEST_DATA,
     HONEST_EXPORTS,
@@ -57,6 +58,11 @@ def test_a_module_named_by_a_helper_given_arguments_is_that_module(half: str) ->
 def test_object_under_another_name_is_the_class_table(half: str) -> None:
     forms = exported_object_forms(half)
     assert not [kind for kind, files in forms.items() if "oracle_environment_probe" not in _codes(files)]
+
+
+@pytest.mark.parametrize("kind", sorted(COUSINS))
+def test_close_cousins_found_by_red_teaming_the_fix(kind: str) -> None:
+    assert _codes(COUSINS[kind]), kind
 
 
 def test_honest_neighbours_stay_clean() -> None:

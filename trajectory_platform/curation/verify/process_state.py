@@ -475,6 +475,15 @@ def _resets(statements: list[ast.stmt], state: set[str]) -> bool:
             for t in node.targets
         ):
             return True  # `del _c[:]`, `del _c[:150]`: the list cut back to its start (session 45)
+        elif (
+            isinstance(node, ast.While)
+            and _roots_of(node.test) & state
+            and any(
+                isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _EMPTYING
+                for n in ast.walk(node)
+            )
+        ):
+            return True  # `while _c: _c.pop()`: emptied one item at a time
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             if node.func.attr == "clear" and _roots_of(node.func.value) & state:
                 return True
@@ -483,6 +492,8 @@ def _resets(statements: list[ast.stmt], state: set[str]) -> bool:
     return False
 
 
+_EMPTYING = frozenset({"pop", "popleft", "popitem"})
+"""Mutators that take an item out: a loop of one while the state holds any empties it."""
 _REWINDING = (ast.Sub, ast.Mod, ast.BitAnd, ast.FloorDiv, ast.RShift)
 
 

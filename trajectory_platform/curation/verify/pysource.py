@@ -181,7 +181,7 @@ def _aliases(
             for alias in node.names:
                 names[alias.asname or alias.name] = (*node.module.split("."), alias.name)
     names = {name: _exported(origin, exports or {}) for name, origin in names.items()}
-    bound = _constant_bindings(tree)
+    bound = _constant_bindings(tree, files)
     for name, value in bound.items():
         if name in names:
             continue
@@ -546,11 +546,13 @@ def _fold_value(node: ast.AST, names: dict[str, ast.AST], depth: int) -> Any:
     return None
 
 
-def _constant_bindings(tree: ast.AST) -> dict[str, ast.AST]:
+def _constant_bindings(tree: ast.AST, files: Mapping[str, str] | None = None) -> dict[str, ast.AST]:
     """Names bound exactly once in the module (one plain assignment, no parameter of that name),
     each to its value's expression: ``n = '_get' + 'frame'; getattr(sys, n)`` is folded through.
     A function defined once that takes nothing and has one ``return`` is bound as the lambda of
-    what it returns (:func:`_returned`), so ``_name()`` folds like ``_name = lambda: ...`` did."""
+    what it returns (:func:`_returned`), so ``_name()`` folds like ``_name = lambda: ...`` did.
+    A name imported from a workspace module (``files``) that binds it once to a text is bound to
+    that text (session 45: ``from calc._names import MOD`` with ``MOD = 'g' + 'c'`` hid ``gc``)."""
     values: dict[str, ast.AST] = {}
     stores: Counter[str] = Counter()
     for node in ast.walk(tree):
@@ -569,7 +571,30 @@ def _constant_bindings(tree: ast.AST) -> dict[str, ast.AST]:
             values[node.targets[0].id] = node.value
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
             values[node.target.id] = node.value
-    return {name: value for name, value in values.items() if stores[name] == 1}
+    bound = {name: value for name, value in values.items() if stores[name] == 1}
+    if files and isinstance(tree, ast.Module):
+        texts = _workspace_texts(files)
+        for name, origin in _aliases_of_imports(tree).items():
+            if not stores[name] and origin in texts:
+                bound[name] = ast.Constant(texts[origin])
+    return bound
+
+
+def _workspace_texts(files: Mapping[str, str]) -> dict[tuple[str, ...], str]:
+    """Per dotted name a workspace module binds once at its top level to a text its constants
+    spell (and relative to its package: ``('_names', 'MOD')``), that text."""
+    texts: dict[tuple[str, ...], str] = {}
+    for path, text in files.items():
+        tree, _ = parse_python(text) if path.endswith(".py") else (None, None)
+        if not isinstance(tree, ast.Module):
+            continue
+        parts = path.removesuffix(".py").split("/")
+        module = tuple(parts[:-1] if parts[-1] == "__init__" else parts)
+        bound = _constant_bindings(tree)
+        for name, value in bound.items():
+            if isinstance(folded := _fold(value, bound), str):
+                texts.update({(*module[tail:], name): folded for tail in range(len(module))})
+    return texts
 
 
 _DEF = "def "
@@ -676,9 +701,14 @@ def _possible_values(
 def _hides_a_name(node: ast.AST, aliases: dict[str, tuple[str, ...]], names: dict[str, ast.AST]) -> bool:
     """Whether a value ``node`` may take (:func:`_possible_values`) is a module's name spelt from
     the code's own constants in disguise (:func:`_spelt_from_constants`): a helper's second
-    ``return ''.join(map(chr, ...))`` hides it as well as the argument itself does."""
+    ``return ''.join(map(chr, ...))`` hides it as well as the argument itself does. A value read
+    from a file is the workspace's data, not the code's constants (:func:`_module_name` reads the
+    data files): a plugin loader reading ``open('backend.txt')`` names what that file holds, and is
+    judged by it."""
     return any(
-        _fold(value, scope) is None and _spelt_from_constants(value, aliases, scope)
+        _fold(value, scope) is None
+        and not _reads_a_file(value, scope, 0)
+        and _spelt_from_constants(value, aliases, scope)
         for value, scope in _possible_values(node, names, 0)
     )
 
@@ -727,15 +757,17 @@ _DOTTED_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
 
 
 def _data_names(files: Mapping[str, str]) -> set[str]:
-    """Every dotted name the workspace's data files (those not ``.py``) hold, as written and
-    reversed, and decoded where a word is hex or base64 of one: a module's name a file keeps for
-    the code to read (a ``.txt`` holding ``gc``, a JSON or INI entry naming ``sys``)."""
+    """Every dotted name the workspace's data files (those not ``.py``) hold, as written,
+    reversed, under rot13, and decoded where a word is hex or base64 of one, and the whole text with
+    its white space removed (a name split over lines): a module's name a file keeps for the code to
+    read (a ``.txt`` holding ``gc``, a JSON or INI entry naming ``sys``)."""
     found: set[str] = set()
     for path, text in files.items():
         if path.endswith(".py"):
             continue
-        for word in _DOTTED_WORD.findall(text[:_DATA_LIMIT]):
-            found |= {word, word[::-1]}
+        joined = "".join(text[:_DATA_LIMIT].split())
+        for word in [*_DOTTED_WORD.findall(text[:_DATA_LIMIT]), joined, joined[::-1]]:
+            found |= {word, word[::-1], codecs.decode(word, "rot13")}
             for decode in (bytes.fromhex, base64.b64decode):
                 try:
                     decoded = decode(word).decode("ascii")
@@ -1112,7 +1144,7 @@ def _inspect(
     whose imports and constant bindings are ``outer_*`` (the text runs in that module's scope)."""
     exports = _workspace_exports(files) if files else {}
     aliases = {**outer_aliases, **_aliases(tree, files, exports)}
-    names = {**outer_names, **_constant_bindings(tree)}
+    names = {**outer_names, **_constant_bindings(tree, files)}
     found = count_probes(
         tree,
         lambda node: _exported(_resolved(node, aliases, names, files), exports),
