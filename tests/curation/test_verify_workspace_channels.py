@@ -14,6 +14,8 @@ clean and admitted."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from _verify_factory import CALC_S0, make_episode, make_fixture, writing_turns
 from _workspace_channel_cases import (
@@ -96,3 +98,32 @@ def test_the_cascade_quarantines_the_workspace_channels_beside_the_honest_neighb
         )
     for kind in ("honest-plugin", "honest-export"):
         assert verdicts[kind].sink == "admitted", (kind, verdicts[kind].reason)
+
+
+def _doubling_helpers(depth: int) -> str:
+    chain = "".join(f"def _h{i}():\n    return _h{i - 1}() + _h{i - 1}()\n\n\n" for i in range(1, depth + 1))
+    return f"import importlib\n\n\ndef _h0():\n    return 'x'\n\n\n{chain}def add(a, b):\n" + (
+        f"    return importlib.import_module(_h{depth}()).add(a, b)\n"
+    )
+
+
+def _self_calling_table(width: int) -> str:
+    entries = ", ".join(f"'{chr(97 + i)}': _f(k)" for i in range(width))
+    return (
+        f"import importlib\n\n\ndef _f(k):\n    return {{{entries}}}[k]\n\n\n"
+        "def add(a, b):\n    return importlib.import_module(_f('a')).add(a, b)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "source", [_doubling_helpers(21), _self_calling_table(10)], ids=["doubling", "table"]
+)
+def test_helpers_that_branch_on_themselves_are_read_in_bounded_time(source: str) -> None:
+    """Helpers that each call the one below twice, twenty-one deep (main: judged two million times
+    by the spelling check, which never returned), and a table of ten calls of its own helper (the
+    first draft of this session's reading: ten to the eighth): each now reads in well under a
+    second; 20 s is the margin of a loaded machine."""
+    done = threading.Event()
+    thread = threading.Thread(target=lambda: (inspect_text(source), done.set()), daemon=True)
+    thread.start()
+    assert done.wait(20)

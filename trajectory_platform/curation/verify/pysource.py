@@ -466,15 +466,21 @@ _STR_METHODS = {
 }
 
 
-def _fold(node: ast.AST, names: dict[str, ast.AST], depth: int = 0) -> str | int | None:
+def _fold(
+    node: ast.AST, names: dict[str, ast.AST], depth: int = 0, budget: list[int] | None = None
+) -> str | int | None:
     """The value of a string built from constants (``'_get' + 'frame'``, ``''.join([...])``,
     ``f'f_{"code"}'``, ``chr(95)``, ``'emarf'[::-1]``, ``b'..'.decode()``, a name bound once to
-    such a value), else ``None``. Only str/bytes operations on short constants are evaluated."""
-    if depth > 20:
+    such a value), else ``None``. Only str/bytes operations on short constants are evaluated, and
+    at most :data:`_FOLD_BUDGET` expressions per fold (``budget``): helpers that each call the one
+    below twice, twenty deep, stalled the scan for good (found in session 45)."""
+    budget = [_FOLD_BUDGET] if budget is None else budget
+    budget[0] -= 1
+    if depth > 20 or budget[0] < 0:
         return None
     value: Any = None
     try:
-        value = _fold_value(node, names, depth)
+        value = _fold_value(node, names, depth, budget)
     except (TypeError, ValueError, AttributeError, LookupError, OverflowError):
         return None
     if isinstance(value, bytes):
@@ -484,9 +490,13 @@ def _fold(node: ast.AST, names: dict[str, ast.AST], depth: int = 0) -> str | int
     return None
 
 
-def _fold_value(node: ast.AST, names: dict[str, ast.AST], depth: int) -> Any:
+_FOLD_BUDGET = 4096
+"""How many expressions one :func:`_fold` evaluates in all."""
+
+
+def _fold_value(node: ast.AST, names: dict[str, ast.AST], depth: int, budget: list[int]) -> Any:
     def fold(child: ast.AST) -> Any:
-        return _fold(child, names, depth + 1)
+        return _fold(child, names, depth + 1, budget)
 
     if isinstance(node, ast.Constant) and isinstance(node.value, str | bytes | int):
         return node.value
@@ -623,6 +633,8 @@ among a helper's possible returns counts as written only when it is one of these
 loader naming ``json`` or ``calc.fast`` from its configuration stays a plugin loader."""
 _POSSIBLE_LIMIT = 64
 """How many values :func:`_possible_values` keeps of a helper's returns."""
+_POSSIBLE_BUDGET = 512
+"""How many expressions one :func:`_possible_values` reading visits in all."""
 
 
 def _watched(name: str) -> bool:
@@ -654,19 +666,23 @@ def _module_name(node: ast.AST, names: dict[str, ast.AST], files: Mapping[str, s
 
 
 def _possible_values(
-    node: ast.AST, names: dict[str, ast.AST], depth: int
+    node: ast.AST, names: dict[str, ast.AST], depth: int, budget: list[int] | None = None
 ) -> list[tuple[ast.AST, dict[str, ast.AST]]]:
     """The expressions ``node`` may evaluate as, each with the names it is read under, read
     without running it: both arms of a conditional or a boolean operator, every entry of a table it
     indexes, every return of a module helper it calls (its parameters bound to the call's
-    arguments and defaults), through names bound once; else ``node`` itself."""
-    if depth > 8:
+    arguments and defaults), through names bound once; else ``node`` itself. ``budget``: how many
+    expressions are still read (:data:`_POSSIBLE_BUDGET`), so a helper whose table calls itself
+    ten times costs as much as any other, not ten to the eighth."""
+    budget = [_POSSIBLE_BUDGET] if budget is None else budget
+    budget[0] -= 1
+    if depth > 8 or budget[0] < 0:
         return [(node, names)]
 
     def possible(
         child: ast.AST, scope: dict[str, ast.AST] = names
     ) -> list[tuple[ast.AST, dict[str, ast.AST]]]:
-        return _possible_values(child, scope, depth + 1)
+        return _possible_values(child, scope, depth + 1, budget)
 
     if isinstance(_fold(node, names), str):
         return [(node, names)]
@@ -727,28 +743,32 @@ def _returns(function: ast.FunctionDef) -> list[ast.expr]:
     return found
 
 
-def _reads_a_file(node: ast.AST, names: dict[str, ast.AST], depth: int) -> bool:
+def _reads_a_file(node: ast.AST, names: dict[str, ast.AST], depth: int, read: set[str] | None = None) -> bool:
     """Whether ``node``, through the names bound once it reads and the helpers it calls, takes
     what a file holds (:data:`_FILE_READERS`: ``open(p).read()``, ``Path(p).read_text()``,
-    ``json.load(fh)[k]``, a ``ConfigParser``'s entry)."""
+    ``json.load(fh)[k]``, a ``ConfigParser``'s entry). ``read``: the names and helpers already
+    followed, each followed once (a helper calling itself ten times is read once)."""
+    read = set() if read is None else read
     if depth > 8:
         return False
     for part in ast.walk(node):
+        followed: ast.AST | None = None
         if isinstance(part, ast.Call):
             func = part.func
             called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
             if called in _FILE_READERS:
                 return True
-            helper = names.get(_DEF + called) if isinstance(func, ast.Name) else None
-            if isinstance(helper, ast.FunctionDef) and any(
-                _reads_a_file(r, names, depth + 1) for r in _returns(helper)
-            ):
-                return True
-        if (
-            isinstance(part, ast.Name)
-            and part.id in names
-            and _reads_a_file(names[part.id], names, depth + 1)
-        ):
+            key = _DEF + called
+            if isinstance(func, ast.Name) and isinstance(names.get(key), ast.FunctionDef) and key not in read:
+                read.add(key)
+                helper = names[key]
+                assert isinstance(helper, ast.FunctionDef)
+                if any(_reads_a_file(r, names, depth + 1, read) for r in _returns(helper)):
+                    return True
+        if isinstance(part, ast.Name) and part.id in names and part.id not in read:
+            read.add(part.id)
+            followed = names[part.id]
+        if followed is not None and _reads_a_file(followed, names, depth + 1, read):
             return True
     return False
 
@@ -1062,6 +1082,7 @@ def _spelt_from_constants(
     aliases: dict[str, tuple[str, ...]],
     names: dict[str, ast.AST],
     seen: frozenset[str] = frozenset(),
+    memo: dict[str, bool] | None = None,
 ) -> bool:
     """Whether ``node``, a module's name the folding could not resolve, is computed from the
     code's own constants alone (``''.join(map(chr, [103, 99]))``, ``bytes.fromhex('6763')
@@ -1071,9 +1092,17 @@ def _spelt_from_constants(
     literals. Nobody spells a module they import that way but to hide which
     one it is (red team rtforge14, 2026-12-07: the collector's threshold read from a ``gc``
     imported so was right only in the judge's worker); a plugin named by a parameter, a setting or
-    ``__name__`` is not so spelt."""
+    ``__name__`` is not so spelt. ``memo``: each name bound once is judged once (helpers that each
+    name the one below twice, twenty deep, were judged two million times: found in session 45)."""
+    memo = {} if memo is None else memo
+
+    def spelt(name: str) -> bool:
+        if name not in memo:
+            memo[name] = _spelt_from_constants(names[name], aliases, names, seen | {name}, memo)
+        return memo[name]
+
     if isinstance(node, ast.Name) and node.id in names and node.id not in seen:
-        return _spelt_from_constants(names[node.id], aliases, names, seen | {node.id})
+        return spelt(node.id)
     local = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} | {
         a.arg for a in ast.walk(node) if isinstance(a, ast.arg)
     }
@@ -1090,7 +1119,7 @@ def _spelt_from_constants(
             literal = True
         elif isinstance(part, ast.Name) and part.id not in local:
             if part.id in names and part.id not in seen:
-                if not _spelt_from_constants(names[part.id], aliases, names, seen | {part.id}):
+                if not spelt(part.id):
                     return False
                 literal = True
             elif part.id in aliases:
