@@ -11,6 +11,7 @@ import ast
 import base64
 import builtins
 import codecs
+import functools
 import io
 import re
 import textwrap
@@ -207,14 +208,19 @@ def _builtin_class(value: ast.AST, imports: Mapping[str, tuple[str, ...]]) -> tu
     return name if len(name) == 1 and name[0] in _BUILTIN_CLASSES else ()
 
 
-def _workspace_exports(files: Mapping[str, str]) -> dict[tuple[str, ...], tuple[str, ...]]:
+def _workspace_exports(files: Mapping[str, str]) -> Mapping[tuple[str, ...], tuple[str, ...]]:
     """Per dotted name a workspace module exports (``('calc', '_base', 'Root')``, and relative to
     its package, ``('_base', 'Root')``), the builtin class it binds at its top level, directly or
     imported from another workspace module that does (chains followed to a fixed point): a module
     importing it holds that class (session 45: a helper module's ``Root = object`` made
     ``from calc._base import Root; Root.__subclasses__()`` pass the class-table rule)."""
+    return _exports_of(_python_files(files))
+
+
+@functools.lru_cache(maxsize=8)
+def _exports_of(files: tuple[tuple[str, str], ...]) -> Mapping[tuple[str, ...], tuple[str, ...]]:
     trees = {}
-    for path, text in files.items():
+    for path, text in files:
         if path.endswith(".py"):
             tree, _ = parse_python(text)
             if isinstance(tree, ast.Module):
@@ -590,11 +596,23 @@ def _constant_bindings(tree: ast.AST, files: Mapping[str, str] | None = None) ->
     return bound
 
 
-def _workspace_texts(files: Mapping[str, str]) -> dict[tuple[str, ...], str]:
+def _workspace_texts(files: Mapping[str, str]) -> Mapping[tuple[str, ...], str]:
     """Per dotted name a workspace module binds once at its top level to a text its constants
     spell (and relative to its package: ``('_names', 'MOD')``), that text."""
+    return _texts_of(_python_files(files))
+
+
+def _python_files(files: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+    """``files``' Python modules as a hashable key: the delta audit inspects each changed file with
+    the same ``files``, so what is read from them is read once per diff, not once per file
+    (:func:`_texts_of`, :func:`_exports_of`)."""
+    return tuple(sorted((path, text) for path, text in files.items() if path.endswith(".py")))
+
+
+@functools.lru_cache(maxsize=8)
+def _texts_of(files: tuple[tuple[str, str], ...]) -> Mapping[tuple[str, ...], str]:
     texts: dict[tuple[str, ...], str] = {}
-    for path, text in files.items():
+    for path, text in files:
         tree, _ = parse_python(text) if path.endswith(".py") else (None, None)
         if not isinstance(tree, ast.Module):
             continue
