@@ -173,9 +173,10 @@ def _gaming_findings(diff: DiffView) -> list[Finding]:
     findings = []
     post = diff.post or {}
     workspace = workspace_movers(post, diff.paths)
+    changed = {path: post[path] for path in diff.paths if path in post}
     for path in diff.code_paths():
         if path in post:
-            counts = new_counts((diff.pre or {}).get(path), post[path], workspace)
+            counts = new_counts((diff.pre or {}).get(path), post[path], workspace, changed)
         else:
             counts = inspect_fragment(diff.added[path])
         for code in GAMING_CODES:

@@ -433,6 +433,15 @@ class _Taint:
                 for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
                     if isinstance(target, ast.Name):
                         self.values.setdefault(self._key(target.id, target), []).append(node.value)
+        self.grown = {
+            self._key(n.target.id, n.target)
+            for loop in ast.walk(tree)
+            if isinstance(loop, ast.For | ast.AsyncFor | ast.While)
+            for n in _own_nodes(loop.body)
+            if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and _grows(n)
+        }
+        """Names a loop grows geometrically (``size *= 2``, ``n <<= 1``, ``buf += buf``): however
+        small they start, no constant bounds them (session 45)."""
         self.attributes: dict[str, frozenset[str]] = {}
         for _ in range(8):
             if not self._propagate():
@@ -991,8 +1000,9 @@ class _Taint:
             literal = self._builtin(self.resolve(node.func), "type") and bool(node.args)
             return climbs or (literal and not isinstance(node.args[0], ast.Name | ast.Attribute))
         name = self.name_of(node)
-        if isinstance(node, ast.Name) and self._builtin(name, node.id):
-            return node.id in _BUILTINS
+        held = self.resolve(node) if isinstance(node, ast.Attribute) else name
+        if isinstance(node, ast.Name | ast.Attribute) and len(held) == 1 and self._builtin(held, held[0]):
+            return held[0] in _BUILTINS  # object, or a name bound to it here or in the workspace
         root = node
         while isinstance(root, ast.Attribute):
             root = root.value
@@ -1148,8 +1158,87 @@ class _Taint:
         if not any(_catches_a_limit(self.resolve, handled) for handled in caught):
             return False
         queried = {id(part) for call in _calls_in(body) if self._is_query(call) for part in ast.walk(call)}
-        operations = [op for op in _operations_in(body) if not any(id(n) in queried for n in ast.walk(op))]
-        return any(self._probes(operation) for operation in operations)
+        made = _operations_in(body)
+        operations = [op for op in made if not any(id(n) in queried for n in ast.walk(op))]
+        return (
+            any(self._probes(operation) for operation in operations)
+            or any(self._data_sized(operation) for operation in made)
+            or self._accumulates(body)
+        )
+
+    def _data_sized(self, operation: ast.expr) -> bool:
+        """An allocation (a builtin given a size, a repetition of a sequence) whose size is what a
+        file holds (:meth:`_from_data`): a limit probe with its size kept out of the code
+        (session 45: ``bytearray(json.load(open(p))['probe'])`` under ``except MemoryError``)."""
+        if isinstance(operation, ast.BinOp):
+            sizes = [operation.left, operation.right]
+        else:
+            assert isinstance(operation, ast.Call)
+            name = self.resolve(operation.func)
+            if len(name) != 1 or name[0] not in _ALLOCATORS or name[0] in self.functions:
+                return False
+            sizes = [*operation.args, *(k.value for k in operation.keywords)]
+        return any(self._from_data(size) for size in sizes)
+
+    def _from_data(self, node: ast.AST, depth: int = 0) -> bool:
+        """Whether ``node`` is read from a file at a path no input names (a query or a parser's
+        load of one, through the names it is bound to): a number kept in the workspace's data."""
+        if depth > 8:
+            return False
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Call):
+                reads = self._is_query(sub) or self.resolve(sub.func)[-1:] in _DATA_LOADS
+                if reads and self._given_nothing(sub):
+                    return True
+            values = self.values.get(self._key(sub.id, sub)) if isinstance(sub, ast.Name) else None
+            if values and all(self._from_data(value, depth + 1) for value in values):
+                return True
+        return False
+
+    def _given_nothing(self, node: ast.AST, depth: int = 0) -> bool:
+        """Whether ``node`` reads nothing a call of its function is given: its names are the
+        module's (a path bound at import, an import, a builtin) or locals bound only to such."""
+        for sub in ast.walk(node):
+            if not isinstance(sub, ast.Name) or (key := self._key(sub.id, sub))[0] == 0:
+                continue
+            values = self.values.get(key)
+            if not values or depth > 8 or not all(self._given_nothing(v, depth + 1) for v in values):
+                return False
+        return True
+
+    def _accumulates(self, body: list[ast.stmt]) -> bool:
+        """Whether a loop of ``body`` that reads nothing of the inputs keeps what it allocates (an
+        allocation handed to a mutator, ``keep.append(bytearray(4096))``, or a sequence grown on
+        itself, ``buf += buf``): small steps that run into the memory limit (session 45)."""
+        for loop in _own_nodes(body):
+            if not isinstance(loop, ast.For | ast.AsyncFor | ast.While):
+                continue
+            head = loop.test if isinstance(loop, ast.While) else loop.iter
+            if not self._input_free(head):
+                continue
+            for node in _own_nodes(loop.body):
+                if isinstance(node, ast.AugAssign) and _grows(node) and self._input_free(node.value):
+                    return True
+                if not (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in _KEEPERS
+                ):
+                    continue
+                if any(self._allocation(a) and self._input_free(a) for a in node.args):
+                    return True
+        return False
+
+    def _allocation(self, node: ast.expr) -> bool:
+        """A builtin allocator's call or a repetition of a sequence display."""
+        if isinstance(node, ast.Call):
+            name = self.resolve(node.func)
+            return len(name) == 1 and name[0] in _ALLOCATORS and name[0] not in self.functions
+        return (
+            isinstance(node, ast.BinOp)
+            and isinstance(node.op, ast.Mult)
+            and any(_sequence_display(side) for side in (node.left, node.right))
+        )
 
     def _probes(self, operation: ast.expr) -> bool:
         """Whether ``operation`` reads nothing of the function's inputs (:meth:`_input_free`) and
@@ -1197,6 +1286,10 @@ class _Taint:
                 v is not None and v >= _LARGE for v in (left, right)
             ):
                 return True
+            if isinstance(part.op, ast.Mult | ast.LShift | ast.Pow) and any(
+                self._from_data(side) for side in (part.left, part.right)
+            ):
+                return True  # a factor kept in a data file (session 45)
         return False
 
     def _large(self, size: ast.expr) -> bool:
@@ -1205,6 +1298,8 @@ class _Taint:
         value = self._integer(size)
         if value is not None:
             return value >= _LARGE
+        if any(isinstance(n, ast.Name) and self._key(n.id, n) in self.grown for n in ast.walk(size)):
+            return True
         try:
             ast.literal_eval(size)
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
@@ -1238,6 +1333,8 @@ class _Taint:
             return None
         if isinstance(node, ast.Constant):
             return node.value if type(node.value) is int else None
+        if isinstance(node, ast.Name) and self._key(node.id, node) in self.grown:
+            return None  # grown in a loop: no constant bounds it
         if isinstance(node, ast.Name) and (values := self.values.get(self._key(node.id, node))):
             return self._integer(values[-1], depth + 1) if len(values) == 1 else None
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
@@ -1252,6 +1349,26 @@ class _Taint:
         if isinstance(node.op, ast.LShift | ast.Pow) and not 0 <= right <= 64:
             return None
         return operation(left, right)
+
+
+_ALLOCATORS = frozenset({"bytearray", "bytes"})
+"""Builtins whose integer argument is a size to allocate."""
+_DATA_LOADS = frozenset({("load",), ("loads",), ("safe_load",), ("read_text",), ("read",), ("readline",)})
+"""Reads that take what a file (or a handle on one) holds, beside the file-system queries."""
+_KEEPERS = frozenset({"append", "extend", "add", "insert", "appendleft", "put"})
+"""Mutators that keep what they are given."""
+
+
+def _grows(node: ast.AugAssign) -> bool:
+    """``x *= k``, ``x <<= k``, ``x **= k``, ``x += x``: a geometric step."""
+    if isinstance(node.op, ast.Mult | ast.LShift | ast.Pow):
+        return True
+    return (
+        isinstance(node.op, ast.Add)
+        and isinstance(node.target, ast.Name)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == node.target.id
+    )
 
 
 _LIMIT_ERRORS: tuple[type[BaseException], ...] = (MemoryError, RecursionError, OSError, ResourceWarning)

@@ -187,6 +187,10 @@ def _mutated(
                 changed.add(_root(node.args[0]) or "")
             elif isinstance(func, ast.Name) and "__call__" in movers.get(func.id, set()):
                 changed.add(func.id)  # `_m()` on an instance whose `__call__` moves it (session 44)
+            elif "__call__" in movers.get(_dotted(func) or "", set()) | movers.get(
+                f"{_root(func)}{_HELD}", set()
+            ):
+                changed.add(_root(func) or "")  # `state.meter()`, the instance held by another (session 45)
     changed = {_NAMESPACE if name in namespace else name for name in changed}
     return {c for c in changed if c.split(".", 1)[0] in module - local}
 
@@ -466,6 +470,20 @@ def _resets(statements: list[ast.stmt], state: set[str]) -> bool:
         elif isinstance(node, ast.AugAssign) and _roots_of(node.target) & state:
             if _rewinds(ast.BinOp(left=node.target, op=node.op, right=node.value), state):
                 return True
+        elif isinstance(node, ast.Delete) and any(
+            isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Slice) and _roots_of(t.value) & state
+            for t in node.targets
+        ):
+            return True  # `del _c[:]`, `del _c[:150]`: the list cut back to its start (session 45)
+        elif (
+            isinstance(node, ast.While)
+            and _roots_of(node.test) & state
+            and any(
+                isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _EMPTYING
+                for n in ast.walk(node)
+            )
+        ):
+            return True  # `while _c: _c.pop()`: emptied one item at a time
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             if node.func.attr == "clear" and _roots_of(node.func.value) & state:
                 return True
@@ -474,6 +492,8 @@ def _resets(statements: list[ast.stmt], state: set[str]) -> bool:
     return False
 
 
+_EMPTYING = frozenset({"pop", "popleft", "popitem"})
+"""Mutators that take an item out: a loop of one while the state holds any empties it."""
 _REWINDING = (ast.Sub, ast.Mod, ast.BitAnd, ast.FloorDiv, ast.RShift)
 
 
@@ -1001,16 +1021,32 @@ def _module_files(files: Mapping[str, str], module: str) -> list[str]:
 
 def _instances(tree: ast.Module, classes: Mapping[str, Iterable[str]]) -> dict[str, set[str]]:
     """Module-level names bound to an instance of one of ``classes`` (``_m = Meter()``,
-    ``_s = st.Stats()``), with the methods that move it."""
-    return {
-        t.id: set(classes[_callee(node.value) or ""])
-        for node in tree.body
-        if isinstance(node, ast.Assign)
-        and isinstance(node.value, ast.Call)
-        and _callee(node.value) in classes
-        for t in node.targets
-        if isinstance(t, ast.Name)
-    }
+    ``_s = st.Stats()``), and attributes a module-level statement or a class body binds to one
+    (``state.meter = Meter()``, ``class _S: meter = Meter()`` as ``_S.meter``: session 45, a
+    counting ``__call__`` reached as ``state.meter()`` was no state), with the methods that move
+    it."""
+    found: dict[str, set[str]] = {}
+    bindings = [(node, "") for node in tree.body] + [
+        (node, f"{cls.name}.") for cls in tree.body if isinstance(cls, ast.ClassDef) for node in cls.body
+    ]
+    for node, owner in bindings:
+        if not isinstance(node, ast.Assign):
+            continue
+        made = [c for c in ast.walk(node.value) if isinstance(c, ast.Call) and _callee(c) in classes]
+        for target in node.targets if made else ():
+            if (name := _dotted(target)) is None:
+                continue
+            if made[0] is node.value:
+                found[owner + name] = set(classes[_callee(node.value) or ""])
+            else:  # `SimpleNamespace(meter=Meter())`, `{'meter': Meter()}`: held inside
+                found[owner + name + _HELD] = {m for c in made for m in classes[_callee(c) or ""]}
+    return found
+
+
+_HELD = ".*"
+"""The suffix of a name in :func:`_instances` whose value holds an instance inside it (a display's
+entry, an attribute a call sets): a call of any of its parts (``_REG['meter']()``) is one of its
+instances called."""
 
 
 def _movers(tree: ast.Module, workspace: Mapping[str, frozenset[str]]) -> dict[str, set[str]]:
