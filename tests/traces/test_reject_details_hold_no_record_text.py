@@ -201,7 +201,7 @@ HANDWRITTEN = {
         f"traced-provider-tool-{case.name}": case.record
         for case in TRACED_PROVIDER_TOOLS
         if case.name.endswith("-web_search-lead-two")
-        and case.name.startswith(("langsmith-langchain", "mlflow-outputs"))
+        and case.name.startswith(("mlflow-outputs", "mlflow-responses"))
     },
     "ai-sdk-steps-gemini-request": ai_sdk_steps(
         next(c for c in AI_SDK_GEMINI_REQUESTS if c.name == "gemini-system-history-object-q0")

@@ -31,7 +31,32 @@ SHAPES = (
     "langfuse-chat",
     "mlflow-messages",
     "mlflow-outputs",
+    "langsmith-responses",
+    "langfuse-responses",
+    "mlflow-responses",
 )
+RESPONSES_TOOLS = {
+    "web_search": {
+        "type": "web_search_call",
+        "status": "completed",
+        "action": {"type": "search", "query": "paris weather"},
+    },
+    "bash_code_execution": {
+        "type": "code_interpreter_call",
+        "status": "completed",
+        "code": "print('Mon')",
+        "container_id": "cntr_1",
+        "outputs": [{"type": "logs", "logs": "Mon"}],
+    },
+    "mcp": {
+        "type": "mcp_call",
+        "name": "weather",
+        "server_label": "forecasts",
+        "arguments": '{"city": "Paris"}',
+        "output": "18C",
+    },
+}
+"""A tool the Responses API runs, as its one output item (the call and its result)."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +104,35 @@ def _anthropic(blocks: list[dict[str, Any]], stop: str) -> dict[str, Any]:
 
 
 RESULT = {"type": "tool_result", "tool_use_id": "toolu_2", "content": "saved"}
+
+
+def _said(text: str) -> dict[str, Any]:
+    return {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": text}]}
+
+
+def _responses_calls(tool: str | None, lead: bool, two: bool) -> list[tuple[Any, Any]]:
+    """An OpenAI Responses call (its request, its response) or two: the tool the API ran is an
+    output item holding the call and its result, the message after it the model's next words."""
+    items = [*([_said("Let me look.")] if lead and tool else [])]
+    if tool is not None:
+        items.append({"id": "srvtoolu_1", **RESPONSES_TOOLS[tool]})
+    items.append(_said(AFTER))
+    if two:
+        items.append({"type": "function_call", "call_id": "toolu_2", "name": "save", "arguments": "{}"})
+    asked = [{"role": "user", "content": ASK}]
+    usage = {"input_tokens": 9, "output_tokens": 4}
+    calls = [
+        (
+            {"instructions": "Be brief.", "input": asked},
+            {"object": "response", "output": items, "usage": usage},
+        )
+    ]
+    if two:
+        seen = [*asked, *items, {"type": "function_call_output", "call_id": "toolu_2", "output": "saved"}]
+        calls.append(
+            ({"instructions": "Be brief.", "input": seen}, {"object": "response", "output": [_said(SAVED)]})
+        )
+    return calls
 
 
 def _calls(shape: str, blocks: list[dict[str, Any]], two: bool) -> list[tuple[Any, Any]]:
@@ -223,7 +277,11 @@ def _span(span_id: str, kind: str, start: int, attributes: dict[str, Any]) -> di
 
 def _case(shape: str, tool: str | None, lead: bool, two: bool) -> Case:
     name = f"{shape}-{tool or 'none'}-{'lead' if lead else 'bare'}-{'two' if two else 'one'}"
-    record = _record(shape, _calls(shape, _answer_blocks(tool, lead, two), two))
+    if shape.endswith("-responses"):
+        calls = _responses_calls(tool, lead, two)
+    else:
+        calls = _calls(shape, _answer_blocks(tool, lead, two), two)
+    record = _record(shape, calls)
     return Case(
         name, shape.split("-")[0], record, "Let me look." if lead and tool else None, two, tool is not None
     )

@@ -30,6 +30,12 @@ from trajectory_platform.traces.adapters.openai import (
     taken_choice,
     tool_call_of,
 )
+from trajectory_platform.traces.adapters.openai_responses import (
+    is_request,
+    is_response,
+    request_events,
+    response_events,
+)
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Event, ToolCall
 
@@ -184,11 +190,14 @@ def first_choice(response: dict[str, Any], where: str) -> list[Event]:
 def messages_seen(value: Any, where: str) -> list[Event]:
     """What a model call saw: a message list, a prompt string, or the call's arguments
     ``{"messages": [...]}``, with the system prompt an Anthropic SDK call passes beside them
-    (:func:`system_events`, the one reading of it the ``anthropic`` and ``chat-log`` readers share)."""
+    (:func:`system_events`, the one reading of it the ``anthropic`` and ``chat-log`` readers share),
+    or a Responses API request (``instructions`` + ``input``: ``openai_responses.request_events``)."""
     if value is None:
         return []
     if isinstance(value, str):
         return [Event(kind="user", content=value)]
+    if is_request(value) and "messages" not in value:
+        return request_events(value, where)
     system: list[Event] = []
     if isinstance(value, dict):
         system, value, where = system_events(value, where), value.get("messages"), f"{where}.messages"
@@ -221,7 +230,8 @@ def first_generation(result: dict[str, Any], where: str) -> list[Event]:
 
 def replies_of(value: Any, where: str) -> list[Event]:
     """What a model call answered, as its events: a message, a Chat Completions response's first
-    choice, a LangChain chat result's first generation, or text; none when nothing was recorded (the
+    choice, a LangChain chat result's first generation, a Responses API response's output items
+    (``openai_responses.response_events``), or text; none when nothing was recorded (the
     call failed before answering). An answer in which the provider ran a tool (a server tool's call
     and result, then the words written after it) is a turn per step, as the same message is read
     where a later call's input holds it (:func:`events_of`): the shared reading of the answers of
@@ -235,6 +245,8 @@ def replies_of(value: Any, where: str) -> list[Event]:
         return first_choice(value, where)
     if "generations" in value:
         return first_generation(value, where)
+    if is_response(value):
+        return response_events(value, where)
     if "role" not in value and "type" not in value and "lc" not in value:
         value = {"role": "assistant", **value}
     return events_of(value, where)

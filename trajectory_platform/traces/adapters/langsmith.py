@@ -50,6 +50,7 @@ from trajectory_platform.traces.adapters.call_trace import (
 )
 from trajectory_platform.traces.adapters.chat_payloads import messages_seen, replies_of
 from trajectory_platform.traces.adapters.openai import choice_taken, tool_specs_of
+from trajectory_platform.traces.adapters.openai_responses import is_response
 from trajectory_platform.traces.record import Episode, Event, canonical_json
 
 TRACE_AT = "trace_id="
@@ -75,15 +76,21 @@ def _inputs(run: dict[str, Any], where: str) -> list[Event]:
 
 def _answer(run: dict[str, Any], where: str) -> list[Event]:
     """The model's reply (``generations[0][0]``, a Chat Completions response's first choice, or the
-    assistant message itself: an Anthropic Message, as ``wrap_anthropic`` records it) as its events
+    assistant message itself: an Anthropic Message, as ``wrap_anthropic`` records it, or an OpenAI
+    Responses response, as ``wrap_openai`` records ``responses.create``) as its events
     (``chat_payloads.replies_of``); none when the call failed before answering."""
     outputs = run.get("outputs")
     if outputs is None:
         return []
     read = expect(outputs, dict, f"{where}.outputs")
-    if not {"generations", "choices"} & set(read) and read.get("role") != "assistant":
+    if (
+        not {"generations", "choices"} & set(read)
+        and read.get("role") != "assistant"
+        and not is_response(read)
+    ):
         raise RecordError(
-            "unknown output", f"{where}.outputs holds neither generations, choices nor an assistant message"
+            "unknown output",
+            f"{where}.outputs holds neither generations, choices, a response nor an assistant message",
         )
     return replies_of(outputs, f"{where}.outputs")
 
