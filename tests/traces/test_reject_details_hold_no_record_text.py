@@ -68,6 +68,7 @@ from test_a2a_tasks import said, task
 from test_assistants_run_steps import thread
 from test_langchain_agent_steps import action, result
 from test_openhands_file_store import session as openhands_session
+from traced_provider_tools import CASES as TRACED_PROVIDER_TOOLS
 
 from trajectory_platform.traces.drops import named, without_record_text
 from trajectory_platform.traces.ingest import ingest_paths, sample_logs_root
@@ -195,6 +196,12 @@ HANDWRITTEN = {
         for case in PROVIDER_TOOL_TURNS
         if case.name.endswith("-web_search-lead-0")
         and case.fmt in ("langgraph", "pydantic-ai", "mistral-conversations")
+    },
+    **{
+        f"traced-provider-tool-{case.name}": case.record
+        for case in TRACED_PROVIDER_TOOLS
+        if case.name.endswith("-web_search-lead-two")
+        and case.name.startswith(("mlflow-outputs", "mlflow-responses"))
     },
     "ai-sdk-steps-gemini-request": ai_sdk_steps(
         next(c for c in AI_SDK_GEMINI_REQUESTS if c.name == "gemini-system-history-object-q0")

@@ -28,7 +28,7 @@ two files hold in different versions rejects the trace, naming both files.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import RawRecord, RecordError, delivered_input, event_key
@@ -50,11 +50,26 @@ ANSWERS_NOT_KEPT = "answers_not_kept"
 class ModelCall:
     """One model call of a trace: the messages it saw and its answer (``None`` when it failed
     before answering); ``choice`` which of several answers (``n`` > 1) that is, and of how many
-    (``openai.choice_taken``), said in the episode's ``extra_json.choices_taken``."""
+    (``openai.choice_taken``), said in the episode's ``extra_json.choices_taken``. ``steps`` are the
+    answer's turns before ``answer``, its last, where the provider ran a tool within the call (a
+    server tool's call and its result: the words after it are a turn of their own, as every reader
+    reads the same message in a later call's input); ``answer`` carries the call's facts (time,
+    finish reason, tokens)."""
 
     seen: list[Event]
     answer: Event | None
     choice: tuple[int, int] | None = None
+    steps: list[Event] = field(default_factory=list)
+
+    @classmethod
+    def answering(cls, seen: list[Event], answer: list[Event], choice: tuple[int, int] | None) -> ModelCall:
+        """A call whose answer was read as its events (``chat_payloads.replies_of``; none: it failed)."""
+        return cls(seen, answer[-1] if answer else None, choice, answer[:-1])
+
+    @property
+    def answered(self) -> list[Event]:
+        """The answer's events, in order (none when the call failed before answering)."""
+        return [*self.steps, self.answer] if self.answer is not None else []
 
 
 @dataclass
@@ -79,7 +94,7 @@ def conversations(calls: list[ModelCall], *, chained: bool = False) -> list[list
     written: list[str] = []  # the run's answers so far long enough to be a summary
     for number, call in enumerate(calls):
         seen = [event_key(event) for event in call.seen]
-        answered = seen + ([event_key(call.answer)] if call.answer is not None else [])
+        answered = seen + [event_key(event) for event in call.answered]
         home = next(
             (
                 group
@@ -249,15 +264,15 @@ def _conversation_of(episode: Episode, calls: list[ModelCall]) -> int:
     order; return the number of the call the conversation is (whose tools and model the episode
     records)."""
     chosen, last = max(enumerate(calls), key=lambda numbered: (len(numbered[1].seen), numbered[0]))
-    episode.events = [*last.seen, *([last.answer] if last.answer is not None else [])]
+    episode.events = [*last.seen, *last.answered]
     for number, call in enumerate(calls):
         manifest = delivered_input(number, call.seen, episode.events, None)
         after = len(call.seen)
         answered = after < len(episode.events) and episode.events[after].kind == "assistant"
         if manifest.event_indices is not None and answered:
             manifest.response_event_index = after  # it saw a prefix: its answer comes next
-            if call.answer is not None and _same_turn(call.answer, episode.events[after]):
-                _take_call_facts(episode.events[after], call.answer)
+            if call.answer is not None and _answer_at(call, episode.events, after):
+                _take_call_facts(episode.events[after : after + len(call.answered)], call.answered)
         episode.delivered_inputs.append(manifest)
     _answers_of_verbatim_inputs(episode, calls)
     return chosen
@@ -273,35 +288,45 @@ def _answers_of_verbatim_inputs(episode: Episode, calls: list[ModelCall]) -> Non
     for manifest, call in zip(episode.delivered_inputs, calls, strict=True):
         if manifest.response_event_index is not None or call.answer is None or not manifest.messages_json:
             continue
-        answer = call.answer
         at = next(
             (
                 j
                 for j, event in enumerate(episode.events)
-                if event.kind == "assistant" and j not in taken and _same_turn(answer, event)
+                if event.kind == "assistant" and j not in taken and _answer_at(call, episode.events, j)
             ),
             None,
         )
         if at is not None:
             manifest.response_event_index = at
             taken.add(at)
-            _take_call_facts(episode.events[at], answer)
+            _take_call_facts(episode.events[at : at + len(call.answered)], call.answered)
+
+
+def _answer_at(call: ModelCall, events: list[Event], at: int) -> bool:
+    """Do the episode's events from ``at`` on hold the call's answer, each of its events (a turn,
+    a provider-run tool's result, the turn after it) the same turn as the episode's?"""
+    answer = call.answered
+    return len(events) - at >= len(answer) and all(
+        _same_turn(a, e) for a, e in zip(answer, events[at : at + len(answer)], strict=False)
+    )
 
 
 def _same_turn(answer: Event, event: Event) -> bool:
-    return (answer.content, [(c.id, c.name) for c in answer.tool_calls]) == (
+    return (answer.kind, answer.content, [(c.id, c.name) for c in answer.tool_calls]) == (
+        event.kind,
         event.content,
         [(c.id, c.name) for c in event.tool_calls],
     )
 
 
-def _take_call_facts(event: Event, answer: Event) -> None:
+def _take_call_facts(events: list[Event], answer: list[Event]) -> None:
     """What only the call's own record says about its answer (a later call's input repeats the
-    answer's text and calls, not when it came or what it cost)."""
-    event.timestamp = event.timestamp or answer.timestamp
-    event.finish_reason = event.finish_reason or answer.finish_reason
-    event.input_tokens = event.input_tokens if event.input_tokens is not None else answer.input_tokens
-    event.output_tokens = event.output_tokens if event.output_tokens is not None else answer.output_tokens
+    answer's text and calls, not when it came or what it cost), event by event."""
+    for event, said in zip(events, answer, strict=True):
+        event.timestamp = event.timestamp or said.timestamp
+        event.finish_reason = event.finish_reason or said.finish_reason
+        event.input_tokens = event.input_tokens if event.input_tokens is not None else said.input_tokens
+        event.output_tokens = event.output_tokens if event.output_tokens is not None else said.output_tokens
 
 
 def mark_failed_tools(events: list[Event], runs: list[ToolRun]) -> None:

@@ -197,7 +197,7 @@ def _previous(found: Envelope | None) -> str | None:
 def _continued(before: ModelCall, call: ModelCall) -> ModelCall:
     """``call`` with the conversation ``before`` saw and answered put before what it saw (its
     instructions said again are said once)."""
-    history = [*before.seen, *([before.answer] if before.answer is not None else [])]
+    history = [*before.seen, *before.answered]
     own, same = call.seen, 0
     while (
         same < min(len(own), len(history))
@@ -207,7 +207,7 @@ def _continued(before: ModelCall, call: ModelCall) -> ModelCall:
         same += 1
     seen = [*history, *own[same:]]
     name_tool_results(seen)
-    return ModelCall(seen, call.answer, call.choice)
+    return ModelCall(seen, call.answer, call.choice, call.steps)
 
 
 def _one_conversation(found: Envelope) -> None:

@@ -26,10 +26,15 @@ from trajectory_platform.traces.adapters.message_roles import (
 )
 from trajectory_platform.traces.adapters.openai import (
     ROLE_KINDS,
-    event_of_message,
     events_of_message,
     taken_choice,
     tool_call_of,
+)
+from trajectory_platform.traces.adapters.openai_responses import (
+    is_request,
+    is_response,
+    request_events,
+    response_events,
 )
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Event, ToolCall
@@ -155,7 +160,8 @@ def events_of(message: Any, where: str) -> list[Event]:
 
 
 def event_of(message: Any, where: str) -> Event:
-    """A message read by :func:`events_of` where one event must stand for it (a call's answer): a
+    """A message read by :func:`events_of` where one event must stand for it (an agent action's
+    turn): a
     message that reads as several (its provider ran tools within it) is a reject saying so."""
     events = events_of(message, where)
     if len(events) > 1:
@@ -166,27 +172,32 @@ def event_of(message: Any, where: str) -> Event:
     return events[0]
 
 
-def first_choice(response: dict[str, Any], where: str) -> Event:
-    """A Chat Completions response's taken choice (:func:`taken_choice`: the lowest ``index``), with
-    its finish reason and the response's usage."""
+def first_choice(response: dict[str, Any], where: str) -> list[Event]:
+    """A Chat Completions response's taken choice (:func:`taken_choice`: the lowest ``index``) as its
+    events (:func:`events_of`: a provider-run tool round within it is several), the last with its
+    finish reason and the response's usage."""
     position, choice = taken_choice(response, where)
     at = f"{where}.choices[{position}]"
-    event = event_of_message(choice.get("message"), f"{at}.message")
+    events = events_of_message(choice.get("message"), f"{at}.message")
+    event = events[-1]
     event.finish_reason = optional_str(choice.get("finish_reason"), f"{at}.finish_reason")
     usage = object_field(response, "usage")
     event.input_tokens = usage.get("prompt_tokens", usage.get("input_tokens"))
     event.output_tokens = usage.get("completion_tokens", usage.get("output_tokens"))
-    return event
+    return events
 
 
 def messages_seen(value: Any, where: str) -> list[Event]:
     """What a model call saw: a message list, a prompt string, or the call's arguments
     ``{"messages": [...]}``, with the system prompt an Anthropic SDK call passes beside them
-    (:func:`system_events`, the one reading of it the ``anthropic`` and ``chat-log`` readers share)."""
+    (:func:`system_events`, the one reading of it the ``anthropic`` and ``chat-log`` readers share),
+    or a Responses API request (``instructions`` + ``input``: ``openai_responses.request_events``)."""
     if value is None:
         return []
     if isinstance(value, str):
         return [Event(kind="user", content=value)]
+    if is_request(value) and "messages" not in value:
+        return request_events(value, where)
     system: list[Event] = []
     if isinstance(value, dict):
         system, value, where = system_events(value, where), value.get("messages"), f"{where}.messages"
@@ -196,37 +207,46 @@ def messages_seen(value: Any, where: str) -> list[Event]:
     return [*system, *(e for i, m in enumerate(messages) for e in events_of(m, f"{where}[{i}]"))]
 
 
-def first_generation(result: dict[str, Any], where: str) -> Event:
-    """A LangChain chat result's ``generations[0][0]``: its message, else its text, with the
-    generation's finish reason."""
+def first_generation(result: dict[str, Any], where: str) -> list[Event]:
+    """A LangChain chat result's ``generations[0][0]`` as its events: its message, else its text,
+    the last with the generation's finish reason."""
     batch = expect(result["generations"], list, f"{where}.generations")
     first = expect(
         batch[0][0] if batch and isinstance(batch[0], list) else None, dict, f"{where}.generations"
     )
     if first.get("message") is not None:
-        event = event_of(first["message"], f"{where}.generations[0][0].message")
+        events = events_of(first["message"], f"{where}.generations[0][0].message")
     else:
-        event = Event(kind="assistant", content=optional_str(first.get("text"), f"{where}.generations[0][0]"))
+        events = [
+            Event(kind="assistant", content=optional_str(first.get("text"), f"{where}.generations[0][0]"))
+        ]
     info = object_field(first, "generation_info")
+    event = events[-1]
     event.finish_reason = event.finish_reason or optional_str(
         info.get("finish_reason"), f"{where}.generations"
     )
-    return event
+    return events
 
 
-def reply_of(value: Any, where: str) -> Event | None:
-    """What a model call answered: a message, a Chat Completions response's first choice, a
-    LangChain chat result's first generation, or text; ``None`` when nothing was recorded (the call
-    failed before answering)."""
+def replies_of(value: Any, where: str) -> list[Event]:
+    """What a model call answered, as its events: a message, a Chat Completions response's first
+    choice, a LangChain chat result's first generation, a Responses API response's output items
+    (``openai_responses.response_events``), or text; none when nothing was recorded (the
+    call failed before answering). An answer in which the provider ran a tool (a server tool's call
+    and result, then the words written after it) is a turn per step, as the same message is read
+    where a later call's input holds it (:func:`events_of`): the shared reading of the answers of
+    every traced call (LangSmith, Langfuse, MLflow, the Agents SDK)."""
     if value is None:
-        return None
+        return []
     if isinstance(value, str):
-        return Event(kind="assistant", content=value)
+        return [Event(kind="assistant", content=value)]
     expect(value, dict, where)
     if "choices" in value:
         return first_choice(value, where)
     if "generations" in value:
         return first_generation(value, where)
+    if is_response(value):
+        return response_events(value, where)
     if "role" not in value and "type" not in value and "lc" not in value:
         value = {"role": "assistant", **value}
-    return event_of(value, where)
+    return events_of(value, where)

@@ -48,7 +48,7 @@ from trajectory_platform.traces.adapters.call_trace import (
     mark_failed_tools,
     run_episodes,
 )
-from trajectory_platform.traces.adapters.chat_payloads import messages_seen, reply_of
+from trajectory_platform.traces.adapters.chat_payloads import messages_seen, replies_of
 from trajectory_platform.traces.adapters.openai import choice_taken, tool_specs_of
 from trajectory_platform.traces.record import Episode, canonical_json
 
@@ -82,14 +82,18 @@ def _is_trace(value: Any) -> bool:
 
 
 def _call(observation: dict[str, Any], where: str) -> ModelCall:
-    answer = reply_of(observation.get("output"), f"{where}.output")
+    call = ModelCall.answering(
+        messages_seen(observation.get("input"), f"{where}.input"),
+        replies_of(observation.get("output"), f"{where}.output"),
+        choice_taken(observation.get("output")),
+    )
+    answer = call.answer
     if answer is not None:
         answer.timestamp = timestamp_of(observation.get("endTime"), f"{where}.endTime")
         usage = object_field(observation, "usageDetails") or object_field(observation, "usage")
         answer.input_tokens = answer.input_tokens or usage.get("input", usage.get("promptTokens"))
         answer.output_tokens = answer.output_tokens or usage.get("output", usage.get("completionTokens"))
-    seen = messages_seen(observation.get("input"), f"{where}.input")
-    return ModelCall(seen, answer, choice_taken(observation.get("output")))
+    return call
 
 
 class LangfuseAdapter(Adapter):

@@ -48,8 +48,9 @@ from trajectory_platform.traces.adapters.call_trace import (
     mark_failed_tools,
     run_episodes,
 )
-from trajectory_platform.traces.adapters.chat_payloads import messages_seen, reply_of
+from trajectory_platform.traces.adapters.chat_payloads import messages_seen, replies_of
 from trajectory_platform.traces.adapters.openai import choice_taken, tool_specs_of
+from trajectory_platform.traces.adapters.openai_responses import is_response
 from trajectory_platform.traces.record import Episode, Event, canonical_json
 
 TRACE_AT = "trace_id="
@@ -73,19 +74,25 @@ def _inputs(run: dict[str, Any], where: str) -> list[Event]:
     return messages_seen(expect(run.get("inputs"), dict, f"{where}.inputs"), f"{where}.inputs")
 
 
-def _answer(run: dict[str, Any], where: str) -> Event | None:
+def _answer(run: dict[str, Any], where: str) -> list[Event]:
     """The model's reply (``generations[0][0]``, a Chat Completions response's first choice, or the
-    assistant message itself: an Anthropic Message, as ``wrap_anthropic`` records it); ``None`` when
-    the call failed before answering."""
+    assistant message itself: an Anthropic Message, as ``wrap_anthropic`` records it, or an OpenAI
+    Responses response, as ``wrap_openai`` records ``responses.create``) as its events
+    (``chat_payloads.replies_of``); none when the call failed before answering."""
     outputs = run.get("outputs")
     if outputs is None:
-        return None
+        return []
     read = expect(outputs, dict, f"{where}.outputs")
-    if not {"generations", "choices"} & set(read) and read.get("role") != "assistant":
+    if (
+        not {"generations", "choices"} & set(read)
+        and read.get("role") != "assistant"
+        and not is_response(read)
+    ):
         raise RecordError(
-            "unknown output", f"{where}.outputs holds neither generations, choices nor an assistant message"
+            "unknown output",
+            f"{where}.outputs holds neither generations, choices, a response nor an assistant message",
         )
-    return reply_of(outputs, f"{where}.outputs")
+    return replies_of(outputs, f"{where}.outputs")
 
 
 class LangSmithAdapter(Adapter):
@@ -133,7 +140,9 @@ class LangSmithAdapter(Adapter):
         )
         llm_runs = [(i, run) for i, run in enumerate(runs) if run.get("run_type") == "llm"]
         calls = [
-            ModelCall(_inputs(run, at := f"runs[{i}]"), _answer(run, at), choice_taken(run.get("outputs")))
+            ModelCall.answering(
+                _inputs(run, at := f"runs[{i}]"), _answer(run, at), choice_taken(run.get("outputs"))
+            )
             for i, run in llm_runs
         ]
         for (i, run), call in zip(llm_runs, calls, strict=True):

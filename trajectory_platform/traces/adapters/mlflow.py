@@ -43,7 +43,7 @@ from trajectory_platform.traces.adapters.call_trace import (
     mark_failed_tools,
     run_episodes,
 )
-from trajectory_platform.traces.adapters.chat_payloads import event_of, messages_seen, reply_of
+from trajectory_platform.traces.adapters.chat_payloads import events_of, messages_seen, replies_of
 from trajectory_platform.traces.adapters.openai import choice_taken, tool_specs_of
 from trajectory_platform.traces.record import Episode
 
@@ -85,18 +85,20 @@ def _call(span: dict[str, Any], attrs: dict[str, Any], where: str) -> ModelCall:
     if isinstance(messages, list) and messages and isinstance(messages[-1], dict):
         last = messages[-1].get("role") == "assistant"
         seen = messages_seen(messages[:-1] if last else messages, f"{where}.mlflow.chat.messages")
-        answer = event_of(messages[-1], f"{where}.mlflow.chat.messages[-1]") if last else None
+        answers = events_of(messages[-1], f"{where}.mlflow.chat.messages[-1]") if last else []
     else:
         seen = messages_seen(attrs.get("mlflow.spanInputs"), f"{where}.mlflow.spanInputs")
-        answer = reply_of(attrs.get("mlflow.spanOutputs"), f"{where}.mlflow.spanOutputs")
+        answers = replies_of(attrs.get("mlflow.spanOutputs"), f"{where}.mlflow.spanOutputs")
         choice = choice_taken(attrs.get("mlflow.spanOutputs"))
+    call = ModelCall.answering(seen, answers, choice)
+    answer = call.answer
     if answer is not None:
         usage = object_field(attrs, "mlflow.chat.tokenUsage")
         answer.input_tokens = answer.input_tokens or usage.get("input_tokens")
         answer.output_tokens = answer.output_tokens or usage.get("output_tokens")
         end = int(span.get("end_time_unix_nano") or span.get("end_time") or 0)
         answer.timestamp = dt.datetime.fromtimestamp(end / 1e9, tz=dt.UTC).isoformat() if end else None
-    return ModelCall(seen, answer, choice)
+    return call
 
 
 class MLflowAdapter(Adapter):

@@ -48,7 +48,7 @@ from trajectory_platform.traces.adapters.call_trace import (
     mark_failed_tools,
     run_episodes,
 )
-from trajectory_platform.traces.adapters.chat_payloads import messages_seen, reply_of
+from trajectory_platform.traces.adapters.chat_payloads import messages_seen, replies_of
 from trajectory_platform.traces.adapters.openai import choice_taken
 from trajectory_platform.traces.record import Episode, ToolSpec
 
@@ -85,13 +85,18 @@ def _call(span: dict[str, Any], where: str) -> ModelCall:
     data = span["span_data"]
     output = data.get("output")
     reply = output[-1] if isinstance(output, list) and output else None
-    answer = reply_of(reply, f"{where}.output")
+    call = ModelCall.answering(
+        messages_seen(data.get("input"), f"{where}.input"),
+        replies_of(reply, f"{where}.output"),
+        choice_taken(reply),
+    )
+    answer = call.answer
     if answer is not None:
         answer.timestamp = timestamp_of(span.get("ended_at"), f"{where}.ended_at")
         usage = object_field(data, "usage")
         answer.input_tokens = answer.input_tokens or usage.get("input_tokens")
         answer.output_tokens = answer.output_tokens or usage.get("output_tokens")
-    return ModelCall(messages_seen(data.get("input"), f"{where}.input"), answer, choice_taken(reply))
+    return call
 
 
 class OpenAIAgentsAdapter(Adapter):

@@ -38,6 +38,7 @@ from trajectory_platform.traces.adapters.base import (
     chat_task_id,
     expect,
     name_tool_results,
+    object_field,
     optional_str,
     read_chat_outcome,
     text_of,
@@ -456,6 +457,30 @@ def is_request(body: Any) -> TypeGuard[dict[str, Any]]:
         and bool(request_input)
         and all(isinstance(i, dict) and ("type" in i or "role" in i) for i in request_input)
     )
+
+
+def is_response(value: Any) -> TypeGuard[dict[str, Any]]:
+    """A Responses API response: ``object: response``, or an ``output`` list of typed items."""
+    return isinstance(value, dict) and (
+        value.get("object") == "response" or is_item_list(value.get("output"))
+    )
+
+
+def response_events(response: dict[str, Any], where: str) -> list[Event]:
+    """What a Responses API response answered (its ``output`` items), as events, the last with the
+    response's token counts: what a tracing platform that logged the response shows of the answer.
+    A tool the API ran (``web_search_call``, ``code_interpreter_call``, ``mcp_call``) is the call and
+    its result; the message after it is a turn of its own (:class:`ItemTurns`)."""
+    turns = ItemTurns()
+    items = expect(response.get("output"), list, f"{where}.output")
+    for index, item in enumerate(items):
+        turns.add(item, f"{where}.output[{index}]")
+    if not turns.events:
+        turns.events.append(Event(kind="assistant"))
+    usage = object_field(response, "usage")
+    last = turns.events[-1]
+    last.input_tokens, last.output_tokens = usage.get("input_tokens"), usage.get("output_tokens")
+    return turns.events
 
 
 def request_events(body: dict[str, Any], where: str) -> list[Event]:
