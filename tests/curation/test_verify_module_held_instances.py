@@ -113,3 +113,26 @@ def test_module_held_counts_are_quarantined_by_the_cascade():
     assert_quarantined_beside_the_honest_fix(
         {"dev": DEV["alias-call-if"], "validation": _forged("relative", "list", "copied")}
     )
+
+
+_HOLDERS = {  # an instance held inside a display or a namespace of the other module, and its call
+    "dict": ("_REG = {'meter': Meter()}\n", "{m}._REG['meter']()"),
+    "namespace": ("import types\n\nNS = types.SimpleNamespace(meter=Meter())\n", "{m}.NS.meter()"),
+    "list": ("_ALL = [Meter()]\n", "{m}._ALL[0]()"),
+}
+HELD = {
+    f"{holder}-{how}": _files(how, f"{_CALL}\n\n{declared}", f"    return a + b if {call} < 100 else a - b\n")
+    for holder, (declared, call) in _HOLDERS.items()
+    for how in ("alias", "relative", "plain_dotted")
+}
+"""Written together with the rule, no held-out half (9 forms): before 0/9, after 9/9."""
+HELD_HONEST = {
+    f"{holder}-{how}": _files(how, f"{_CALL}\n\n{declared}", f"    {call}\n    return a + b\n")
+    for holder, (declared, call) in _HOLDERS.items()
+    for how in ("alias", "relative", "plain_dotted")
+}
+
+
+def test_counts_held_in_another_modules_display_gate_and_uncounted_calls_do_not():
+    assert [kind for kind, files in sorted(HELD.items()) if not _gated(files)] == []
+    assert [kind for kind, files in sorted(HELD_HONEST.items()) if _gated(files)] == []

@@ -189,12 +189,24 @@ def _mutated(
                 changed.add(_root(node.args[0]) or "")
             elif isinstance(func, ast.Name) and "__call__" in movers.get(func.id, set()):
                 changed.add(func.id)  # `_m()` on an instance whose `__call__` moves it (session 44)
-            elif "__call__" in movers.get(_dotted(func) or "", set()) | movers.get(
-                f"{_root(func)}{_HELD}", set()
+            elif "__call__" in movers.get(_dotted(func) or "", set()) or any(
+                "__call__" in movers.get(f"{holder}{_HELD}", set()) for holder in _holders(func)
             ):
                 changed.add(_root(func) or "")  # `state.meter()`, the instance held by another (session 45)
     changed = {_NAMESPACE if name in namespace else name for name in changed}
     return {c for c in changed if c.split(".", 1)[0] in module - local}
+
+
+def _holders(node: ast.AST) -> set[str]:
+    """The names of what ``node`` reaches a value through, root first (``st._REG['meter']``: ``st``,
+    ``st._REG``): an instance held in a display of another module (red team rtforge15) is called
+    through ``st._REG``, one the module holds itself through ``_REG``."""
+    found: set[str] = set()
+    while isinstance(node, ast.Attribute | ast.Subscript):
+        node = node.value
+        if (dotted := _dotted(node)) is not None:
+            found.add(dotted)
+    return found
 
 
 def _locals(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
