@@ -179,7 +179,9 @@ def _mutated(
         elif isinstance(node, ast.Call):
             func = node.func
             if isinstance(func, ast.Attribute) and (
-                func.attr in _MUTATORS or func.attr in movers.get(_root(func.value) or "", set())
+                func.attr in _MUTATORS
+                or func.attr in movers.get(_root(func.value) or "", set())
+                or func.attr in movers.get(_dotted(func.value) or "", set())  # `st.METER.tick()`
             ):
                 if not (isinstance(func.value, ast.Name) and func.value.id in modules):
                     changed.add(_state_path(func.value, imported) or "")
@@ -187,12 +189,24 @@ def _mutated(
                 changed.add(_root(node.args[0]) or "")
             elif isinstance(func, ast.Name) and "__call__" in movers.get(func.id, set()):
                 changed.add(func.id)  # `_m()` on an instance whose `__call__` moves it (session 44)
-            elif "__call__" in movers.get(_dotted(func) or "", set()) | movers.get(
-                f"{_root(func)}{_HELD}", set()
+            elif "__call__" in movers.get(_dotted(func) or "", set()) or any(
+                "__call__" in movers.get(f"{holder}{_HELD}", set()) for holder in _holders(func)
             ):
                 changed.add(_root(func) or "")  # `state.meter()`, the instance held by another (session 45)
     changed = {_NAMESPACE if name in namespace else name for name in changed}
     return {c for c in changed if c.split(".", 1)[0] in module - local}
+
+
+def _holders(node: ast.AST) -> set[str]:
+    """The names of what ``node`` reaches a value through, root first (``st._REG['meter']``: ``st``,
+    ``st._REG``): an instance held in a display of another module (red team rtforge15) is called
+    through ``st._REG``, one the module holds itself through ``_REG``."""
+    found: set[str] = set()
+    while isinstance(node, ast.Attribute | ast.Subscript):
+        node = node.value
+        if (dotted := _dotted(node)) is not None:
+            found.add(dotted)
+    return found
 
 
 def _locals(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
@@ -969,7 +983,10 @@ def workspace_movers(files: Mapping[str, str], changed: Iterable[str]) -> dict[s
     Meter()``), the methods that move the instance's state (:func:`_class_movers`): a module
     importing the class or the instance keeps a count in it as much as in its own (session 44:
     ``from calc.meter import Meter; _m = Meter()`` and ``if _m.tick() > 100`` was read as no state,
-    the rule knew the module's own classes only). A file that does not parse adds nothing."""
+    the rule knew the module's own classes only). An instance is keyed by its name alone and by
+    its module's dotted names too (``calc.state.meter``: :func:`_module_suffixes`), which a module
+    reaching it through the module object reads (:func:`bound_modules`); a class only by its name,
+    so ``st.Meter()`` makes a fresh instance, no state. A file that does not parse adds nothing."""
     trees = {path: tree for path in changed if path.endswith(".py") and (tree := _parsed(files.get(path)))}
     for path, tree in list(trees.items()):
         for module in _imported_modules(tree, path):
@@ -981,9 +998,20 @@ def workspace_movers(files: Mapping[str, str], changed: Iterable[str]) -> dict[s
         for name, methods in _class_movers(tree).items():
             classes.setdefault(name, set()).update(methods)
     movers = {name: frozenset(methods) for name, methods in classes.items()}
-    for tree in trees.values():
-        movers |= {name: frozenset(methods) for name, methods in _instances(tree, classes).items()}
+    for path, tree in trees.items():
+        for name, methods in _instances(tree, classes).items():
+            movers[name] = frozenset(methods)
+            movers |= {f"{module}.{name}": frozenset(methods) for module in _module_suffixes(path)}
     return movers
+
+
+def _module_suffixes(path: str) -> list[str]:
+    """The dotted names an import may reach the file at ``path`` by, each tail of its folders
+    (``src/calc/state.py``: ``src.calc.state``, ``calc.state``, ``state``): a relative import
+    (``from . import state``) names the last part alone, a source folder is no part of the name."""
+    parts = path.removesuffix(".py").split("/")
+    parts = parts[:-1] if parts[-1] == "__init__" else parts
+    return [".".join(parts[i:]) for i in range(len(parts))]
 
 
 def _parsed(text: str | None) -> ast.Module | None:
@@ -1063,7 +1091,32 @@ def _movers(tree: ast.Module, workspace: Mapping[str, frozenset[str]]) -> dict[s
         if a.name in workspace
     }
     own = {name: set(methods) for name, methods in imported.items()}
+    for bound, module in bound_modules(tree).items():  # `import calc.state as st`: `st.meter()`
+        own |= {
+            bound + key[len(module) :]: set(methods)
+            for key, methods in workspace.items()
+            if key.startswith(f"{module}.")
+        }
     return own | _instances(tree, {**workspace, **imported, **_class_movers(tree)})
+
+
+def bound_modules(tree: ast.Module) -> dict[str, str]:
+    """Per name ``tree`` binds by an import at its top level, the dotted name it may be a module by
+    (``import calc.state as st``: ``st``; ``import calc.state``: ``calc.state``, as the code spells
+    it; ``from calc import state``, ``from . import state``: ``state``, a relative one by its tail,
+    which :func:`workspace_movers` keys too). Red team rtforge15: an instance another workspace
+    module holds, reached as ``st.meter()`` or ``st.METER.tick()``, was no state; and a module's
+    text constant read as ``n.MOD`` named no module (:func:`.pysource._constant_bindings`)."""
+    bound: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            bound |= {alias.asname or alias.name: alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = f"{node.module}." if node.module else ""
+            bound |= {
+                alias.asname or alias.name: base + alias.name for alias in node.names if alias.name != "*"
+            }
+    return bound
 
 
 _ITERATOR_MAKERS = {"iter", "count", "cycle", "repeat", "islice", "map", "filter", "zip", "enumerate"}

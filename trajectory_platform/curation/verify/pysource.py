@@ -29,7 +29,7 @@ from trajectory_platform.curation.verify.environment_facts import (
 )
 from trajectory_platform.curation.verify.oracle_probes import count_probes
 from trajectory_platform.curation.verify.own_file_writes import own_file_writes, writing_open
-from trajectory_platform.curation.verify.process_state import state_gated_results
+from trajectory_platform.curation.verify.process_state import bound_modules, state_gated_results
 from trajectory_platform.gym.python_trees import parse_tree
 from trajectory_platform.gym.sandbox import file_bytes
 
@@ -508,6 +508,8 @@ def _fold_value(node: ast.AST, names: dict[str, ast.AST], depth: int, budget: li
         return node.value
     if isinstance(node, ast.Name) and node.id in names:
         return fold(names[node.id])
+    if isinstance(node, ast.Attribute) and (dotted := ".".join(_dotted(node))) in names:
+        return fold(names[dotted])  # `n.MOD`: a workspace module's text (:func:`_constant_bindings`)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         operand = fold(node.operand)
         return -operand if isinstance(operand, int) else None
@@ -568,7 +570,9 @@ def _constant_bindings(tree: ast.AST, files: Mapping[str, str] | None = None) ->
     A function defined once that takes nothing and has one ``return`` is bound as the lambda of
     what it returns (:func:`_returned`), so ``_name()`` folds like ``_name = lambda: ...`` did.
     A name imported from a workspace module (``files``) that binds it once to a text is bound to
-    that text (session 45: ``from calc._names import MOD`` with ``MOD = 'g' + 'c'`` hid ``gc``)."""
+    that text (session 45: ``from calc._names import MOD`` with ``MOD = 'g' + 'c'`` hid ``gc``), and
+    so is the dotted name a module the file imports reaches it by (red team rtforge15: ``import
+    calc._names as n`` then ``n.MOD``; ``from . import _names``; ``calc._names.MOD``)."""
     values: dict[str, ast.AST] = {}
     stores: Counter[str] = Counter()
     for node in ast.walk(tree):
@@ -593,6 +597,14 @@ def _constant_bindings(tree: ast.AST, files: Mapping[str, str] | None = None) ->
         for name, origin in _aliases_of_imports(tree).items():
             if not stores[name] and origin in texts:
                 bound[name] = ast.Constant(texts[origin])
+        for name, module in bound_modules(tree).items():  # `import calc._names as n; n.MOD`
+            if not stores[name.split(".")[0]]:
+                parts = tuple(module.split("."))
+                bound |= {
+                    f"{name}.{origin[-1]}": ast.Constant(text)
+                    for origin, text in texts.items()
+                    if origin[:-1] == parts
+                }
     return bound
 
 
