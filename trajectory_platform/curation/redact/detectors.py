@@ -571,6 +571,32 @@ def passphrase_shaped(value: str, minimum_words: int = 4) -> bool:
     )
 
 
+_DASHED_WORDS = re.compile(r"[a-z]{3,}(?:-[a-z]{3,}){3,11}")
+_SECRET_WORD_NAME = re.compile(
+    r"(?i)(?:^|[^a-z])(?:api[_-]?key|secret|(?:auth|access|api|bearer)?[_-]?token)s?(?:[^a-z]|$)"
+)
+_NOT_SECRET_TOKEN_NAME = re.compile(
+    r"(?i)page|next|continuation|cursor|resume|sync|cancel|csrf|xsrf|name|_id\b|type"
+)
+"""A token's name that says where a listing or a request goes on, or that names the token rather
+than holding it (``page_token``, ``next_token``, ``token_name``, ``secret_id``)."""
+
+
+def dashed_passphrase(name: str, value: str) -> bool:
+    """Is ``value`` four lowercase words or more joined by ``-`` (``correct-horse-battery-staple``)
+    under a name that says a secret or a token (``api_key``, ``API_TOKEN``, ``client_secret``)?
+    :func:`acceptable_value` keeps such a value under a key's generic name as a slug (a cache key,
+    a React key, an article's path); the name is the evidence: nobody's slug is filed under a
+    token's or a secret's name (red team, session 45). A password's name reads it already."""
+    bare = name.strip("\"'-$@{}")
+    return (
+        _DASHED_WORDS.fullmatch(value) is not None
+        and passphrase_shaped(value)
+        and _SECRET_WORD_NAME.search(bare) is not None
+        and _NOT_SECRET_TOKEN_NAME.search(bare) is None
+    )
+
+
 FORMAT_ONLY = re.compile(r"(?:[\s:@/._-]*(?:%[sd]|\{\d*\}|%\([^)]*\)s))+[\s:@/._-]*")
 """A format string of placeholders and separators only (``"%s%s"``, ``"{}:{}"``): a template the values fill,
 never a value (``password = "%s%s" % (a, b)`` lost its template, and the code its meaning)."""
@@ -897,7 +923,7 @@ def _judged_assignment(
         quoted = True  # an .env or YAML entry's snake_case or dotted value is a literal, not code
     if not acceptable_value(
         value, quoted, name_class, next_char, option=name.startswith("-") and value != raw
-    ):
+    ) and not dashed_passphrase(name, value):
         return None
     return Finding(
         "PASSWORD" if name_class == "password" else "SECRET", start, start + len(value), value, "keyword"
