@@ -1929,7 +1929,7 @@ def find_known_formats(text: str) -> Iterator[Finding]:
                 continue  # postgres://app:${DB_PASSWORD}@db, docker login -p <token>, docker run -u 1000:1000
             if kind == "API_KEY" and (_NAME_NOT_KEY.search(value) or _is_path(value)):
                 continue  # hf_storage.cpython-311.pyc, ops_handler, hf_xet-1.8.0.dist-info/RECORD
-            if kind == "TOKEN" and value.startswith("eyJ") and plain_document(value):
+            if kind == "TOKEN" and value.startswith("eyJ") and plain_document(wrapped_rows(text, start, end)):
                 continue  # ?cursor=<base64 of {"offset": 100}>: a document of ordinary data
             if len(value) >= 4 and not PSEUDONYM_RE.fullmatch(value):
                 yield Finding(kind, start, start + len(value), value, f"format:{kind.lower()}")
@@ -1941,6 +1941,40 @@ _JWT_HEADER_KEYS = frozenset(
 """The registered header parameters of a JWS or JWE (RFC 7515, 7516): a document naming one is a
 token's header, a token cut at its first dot; and the keys of vendor keys that are base64 JSON
 (Grafana's provisioned API key, ``{"k": ..., "n": ..., "id": ...}``, whose ``k`` is the key)."""
+
+
+_ROW_END = re.compile(r"[ \t|│]*\r?\n")
+_ROW_PIECE = re.compile(r"[A-Za-z0-9+/_-]+={0,2}")
+_BORDER = " \t|│"
+
+
+def wrapped_rows(text: str, start: int, end: int) -> str:
+    """The token at ``text[start:end]`` joined with the rows it goes on in, above and below: a row
+    whose cell ends with base64 in the same column above it, rows below whose text starts there
+    while the token ends its row (only spaces and a table's border after it), as a table cell or an
+    indented block wraps a long cursor (red team, session 45). Read row by row, the first row of a
+    pagination cursor decoded to no whole document and was replaced as a token, and the rows below
+    it scored as random; joined, it is the document :func:`plain_document` judges. The token alone
+    where it goes on nowhere."""
+    line_start = text.rfind("\n", 0, start) + 1
+    column = start - line_start
+    pieces = [text[start:end]]
+    while line_start and not text[line_start:start].strip(_BORDER):  # a continuation row: look up
+        above_start = text.rfind("\n", 0, line_start - 1) + 1
+        above = text[above_start : line_start - 1].rstrip("\r")
+        piece = _ROW_PIECE.fullmatch(above, column, len(above.rstrip(_BORDER)))
+        if piece is None or "=" in piece.group() or (column and above[column - 1] not in _BORDER):
+            break  # the row above holds no piece of this token ending its cell
+        pieces.insert(0, piece.group())
+        line_start, start = above_start, above_start + column
+    while not pieces[-1].endswith("=") and (row_end := _ROW_END.match(text, end)) is not None:
+        row_start = row_end.end()
+        piece = _ROW_PIECE.match(text, row_start + column)
+        if piece is None or text[row_start : row_start + column].strip(_BORDER) or "\n" in piece.group():
+            break  # no row below, or a row whose text in that column is no continuation
+        pieces.append(piece.group())
+        end = piece.end()
+    return "".join(pieces)
 
 
 def plain_document(token: str) -> bool:
@@ -2298,7 +2332,7 @@ def random_candidate(token: str, text: str, start: int, digests: dict[tuple[int,
         return False
     return not _reads_as_prose(
         encoded_text(token) or base58_text(token) or wrapped_block_text(text, start, start + len(token))
-    ) and not plain_document(token)
+    ) and not plain_document(wrapped_rows(text, start, start + len(token)))
 
 
 _HEADER_BEFORE = re.compile(
