@@ -47,7 +47,7 @@ from trajectory_platform.curation.redact.pseudonym import PSEUDONYM_RE
 from trajectory_platform.curation.redact.public_material import find_unparsed_block_bodies
 from trajectory_platform.curation.redact.random_sources import RANDOM_SOURCE
 from trajectory_platform.curation.redact.shell_words import expansions
-from trajectory_platform.curation.redact.spelling import random_letters, unspellable
+from trajectory_platform.curation.redact.spelling import case_flips_at_random, random_letters, unspellable
 from trajectory_platform.curation.redact.webhook_urls import find_webhook_secrets, mentions_a_hook
 
 _TOKEN_BODY = r"[A-Za-z0-9_\-]"
@@ -2009,19 +2009,13 @@ def _carries_credential(node: object) -> bool:
     return False
 
 
-_LONE_SMALL_LETTER = re.compile(r"[A-Z][a-z][A-Z]")
-
-
 def _path_word(part: str) -> bool:
     """A part of a ``/``-separated token that reads as a name of a path or a repository: letters
     only, three or more, changing case at most twice (``src``, ``MyProject``, ``macOSX``) or as
     camel case does, seldom and never around one small letter (``HuggingFaceTB``, ``OpenGVLab``).
     A base64 key's letters flip case at random (``wJalrXUtnFEMI``): such a part names no path,
     and the key is scored whole."""
-    if not part.isalpha() or len(part) < 3:
-        return False
-    flips = sum(a.islower() != b.islower() for a, b in zip(part, part[1:], strict=False))
-    return flips <= 2 or (3 * flips <= len(part) and _LONE_SMALL_LETTER.search(part) is None)
+    return part.isalpha() and len(part) >= 3 and not case_flips_at_random(part)
 
 
 def _at_line_start(text: str, position: int) -> bool:
