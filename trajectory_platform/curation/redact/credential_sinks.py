@@ -216,10 +216,19 @@ def _batch_htpasswd(words: list[str]) -> bool:
 
 _PATH = r"(?P<path>[\"']?[~\w./${}-]*[\w-][\"']?)"
 _ECHO_INTO = re.compile(
-    r"\b(?:echo|printf)(?:[ \t]+-[neE]+)*(?:[ \t]+(?P<fq>[\"'])%s(?:\\n)?(?P=fq))?[ \t]+"
+    r"\b(?:echo|printf)(?:[ \t]+-[neE]+)*(?:[ \t]+(?P<fq>[\"'])(?:%s)+(?:\\n)?(?P=fq))?[ \t]+"
     r"(?P<vq>[\"']?)(?P<value>[^\s\"'$`|;&<>]{4,200})(?P=vq)[ \t]*"
     r"(?:>>?|\|[ \t]*(?:sudo[ \t]+)?tee(?:[ \t]+-a)?)[ \t]*" + _PATH
 )
+_PRINTF_PIECES_INTO = re.compile(
+    r"\bprintf[ \t]+(?P<fq>[\"']?)(?P<format>(?:%s){2,8})(?:\\n)?(?P=fq)"
+    r"(?P<args>(?:[ \t]+(?:'[^'\s]+'|\"[^\"\s$`]+\"|[^\s\"'$`|;&<>()]+)){2,8})[ \t]*"
+    r"(?:>>?|\|[ \t]*(?:sudo[ \t]+)?tee(?:[ \t]+-a)?)[ \t]*" + _PATH
+)
+"""``printf '%s%s' piece1 piece2 > ~/.vault_pass``: a format of placeholders alone glues its
+arguments into the one word the file receives (red team, session 45: the pieces leaked where one
+word was replaced)."""
+_PRINTF_ARGUMENT = re.compile(r"(?:'[^'\s]+'|\"[^\"\s]+\"|\S+)")
 _HEREDOC_INTO = re.compile(
     r"\b(?:cat[ \t]*>>?[ \t]*" + _PATH + r"[ \t]*<<-?[ \t]*(?P<q>[\"']?)(?P<word>\w+)(?P=q)"
     r"|(?:cat|tee(?:[ \t]+-a)?)[ \t]+<<-?[ \t]*(?P<q2>[\"']?)(?P<word2>\w+)(?P=q2)[ \t]*>?>?[ \t]*"
@@ -255,6 +264,8 @@ def _credential_file_writes(text: str) -> Iterator[Finding]:
     for match in _ECHO_INTO.finditer(text):
         if named := _file_class(match.group("path")):
             yield from _judged(text, match.start("value"), match.end("value"), detector, named)
+    for match in _PRINTF_PIECES_INTO.finditer(text):
+        yield from _printf_pieces_into(match, detector)
     for match in _HEREDOC_INTO.finditer(text):
         path, word = match.group("path") or match.group("path2"), match.group("word") or match.group("word2")
         named = _file_class(path)
@@ -282,6 +293,22 @@ def _credential_file_writes(text: str) -> Iterator[Finding]:
 
 _REFERENCE = re.compile(r"\$[{(]?[A-Za-z_]|^[%{]|\{\{")
 """A variable, command substitution, template or format reference: the value comes from elsewhere."""
+
+
+def _printf_pieces_into(match: re.Match[str], detector: str) -> Iterator[Finding]:
+    """The pieces a ``printf`` of as many placeholders as arguments writes into a credential's file
+    (:data:`_PRINTF_PIECES_INTO`), judged as the word they glue; one finding from the first piece
+    to the last (the spaces and inner quotes between them go with it)."""
+    named = _file_class(match.group("path"))
+    arguments = list(_PRINTF_ARGUMENT.finditer(match.string, match.start("args"), match.end("args")))
+    if named is None or len(arguments) != match.group("format").count("%s"):
+        return
+    glued = "".join(argument.group().strip("\"'") for argument in arguments)
+    start = arguments[0].start() + (arguments[0].group()[0] in "\"'")
+    end = arguments[-1].end() - (arguments[-1].group()[-1] in "\"'")
+    if acceptable_value(glued, True, named, "") and not _REFERENCE.search(glued):
+        kind = "PASSWORD" if named == "password" else "SECRET"
+        yield Finding(kind, start, end, match.string[start:end], detector)
 
 
 def _judged(

@@ -263,15 +263,17 @@ _JOINED_AFTER = re.compile(
 )
 _PRINTF_PIECES = re.compile(
     r"(?P<open>\$\([ \t]*|`[ \t]*)?\bprintf[ \t]+(?:-v[ \t]+(?P<variable>\w+)[ \t]+)?(?P<q>['\"]?)"
-    r"(?P<format>(?:%s){2,8})(?:\\n)?(?P=q)"
-    r"(?P<args>(?:[ \t]+(?:'[\w+/=\-.:@]+'|\"[\w+/=\-.:@]+\"|[\w+/=\-.:@]+)){2,8})"
+    r"(?P<label>[A-Za-z_][\w.-]{0,40}[=:] ?)?(?P<format>(?:%s){1,8})(?:\\n)?(?P=q)"
+    r"(?P<args>(?:[ \t]+(?:'[\w+/=\-.:@]+'|\"[\w+/=\-.:@]+\"|[\w+/=\-.:@]+)){1,8})"
     r"(?(open)[ \t]*(?P<close>[)`])|)(?=[\s)|;&>`\"]|$)"
 )
 """A shell's ``printf '%s%s' piece1 piece2`` (or ``-v VAR``): a format of placeholders alone glues
 its arguments, words apart, quoted or not, as the language formats :data:`_JOINED_BEFORE` names
 glue their literals (red team round 14 left the shell's unread). Inside a command substitution
 (``DB_PASSWORD=$(printf '%s%s' a b)``) the substitution is the glued word, and ``-v VAR`` assigns it
-to ``VAR``."""
+to ``VAR``. A label written into the format before the placeholders (``printf 'password=%s%s' a b``,
+one placeholder enough there) is read against the glued word, as the line printf prints shows it.
+"""
 _PRINTF_ARGUMENT = re.compile(r"[ \t]+(?P<q>['\"]?)(?P<piece>[\w+/=\-.:@]+)(?P=q)")
 _JOINED_REACH = 40
 """How far before a list of chunks its join call may start (``''.join([`` or ``implode('', [``)."""
@@ -1496,11 +1498,17 @@ def _printf_pieces(match: re.Match[str]) -> list[tuple[str, int, int]]:
     per group (``printf '%s%s\\n' a b c d``), and the pieces are not one word."""
     text = match.string
     arguments = list(_PRINTF_ARGUMENT.finditer(text, match.start("args"), match.end("args")))
-    if len(arguments) != match.group("format").count("%s"):
+    label = match.group("label")
+    if len(arguments) != match.group("format").count("%s") or len(arguments) < 2 - bool(label):
         return []
     if match.group("open") or match.group("variable"):  # the word itself, or ``VAR=`` and the word
+        if label:
+            return []  # the word printed is the label and the value together: no one value
         variable = match.group("variable") or ""
         pieces = [(f"{variable}=" if variable else "", match.start(), arguments[0].start())]
+    elif label:  # ``printf 'password=`` then the glued word, the placeholders and quotes dropped
+        pieces = [(text[i], i, i + 1) for i in range(match.start(), match.end("label"))]
+        pieces.append(("", match.end("label"), arguments[0].start()))
     else:
         pieces = [(text[i], i, i + 1) for i in range(match.start(), arguments[0].start())]
     pieces.append(("", arguments[0].start(), arguments[0].start("piece") - len(arguments[0].group("q"))))
@@ -1508,10 +1516,10 @@ def _printf_pieces(match: re.Match[str]) -> list[tuple[str, int, int]]:
         low, high = argument.start("piece"), argument.end("piece")
         if index:
             pieces.append(("", argument.start(), low))
-        elif argument.group("q"):
+        elif argument.group("q") and not label:
             pieces.append((text[low], argument.start("q"), low + 1))  # the word's quotes go with it
             low += 1
-        last = index == len(arguments) - 1
+        last = index == len(arguments) - 1 and not label  # its last character takes its quote
         pieces.extend((text[i], i, i + 1) for i in range(low, high - last))
         if last:
             pieces.append((text[high - 1], high - 1, argument.end()))

@@ -47,7 +47,7 @@ from trajectory_platform.curation.redact.pseudonym import PSEUDONYM_RE
 from trajectory_platform.curation.redact.public_material import find_unparsed_block_bodies
 from trajectory_platform.curation.redact.random_sources import RANDOM_SOURCE
 from trajectory_platform.curation.redact.shell_words import expansions
-from trajectory_platform.curation.redact.spelling import random_letters, unspellable
+from trajectory_platform.curation.redact.spelling import case_flips_at_random, random_letters, unspellable
 from trajectory_platform.curation.redact.webhook_urls import find_webhook_secrets, mentions_a_hook
 
 _TOKEN_BODY = r"[A-Za-z0-9_\-]"
@@ -571,6 +571,32 @@ def passphrase_shaped(value: str, minimum_words: int = 4) -> bool:
     )
 
 
+_DASHED_WORDS = re.compile(r"[a-z]{3,}(?:-[a-z]{3,}){3,11}")
+_SECRET_WORD_NAME = re.compile(
+    r"(?i)(?:^|[^a-z])(?:api[_-]?key|secret|(?:auth|access|api|bearer)?[_-]?token)s?(?:[^a-z]|$)"
+)
+_NOT_SECRET_TOKEN_NAME = re.compile(
+    r"(?i)page|next|continuation|cursor|resume|sync|cancel|csrf|xsrf|name|_id\b|type"
+)
+"""A token's name that says where a listing or a request goes on, or that names the token rather
+than holding it (``page_token``, ``next_token``, ``token_name``, ``secret_id``)."""
+
+
+def dashed_passphrase(name: str, value: str) -> bool:
+    """Is ``value`` four lowercase words or more joined by ``-`` (``correct-horse-battery-staple``)
+    under a name that says a secret or a token (``api_key``, ``API_TOKEN``, ``client_secret``)?
+    :func:`acceptable_value` keeps such a value under a key's generic name as a slug (a cache key,
+    a React key, an article's path); the name is the evidence: nobody's slug is filed under a
+    token's or a secret's name (red team, session 45). A password's name reads it already."""
+    bare = name.strip("\"'-$@{}")
+    return (
+        _DASHED_WORDS.fullmatch(value) is not None
+        and passphrase_shaped(value)
+        and _SECRET_WORD_NAME.search(bare) is not None
+        and _NOT_SECRET_TOKEN_NAME.search(bare) is None
+    )
+
+
 FORMAT_ONLY = re.compile(r"(?:[\s:@/._-]*(?:%[sd]|\{\d*\}|%\([^)]*\)s))+[\s:@/._-]*")
 """A format string of placeholders and separators only (``"%s%s"``, ``"{}:{}"``): a template the values fill,
 never a value (``password = "%s%s" % (a, b)`` lost its template, and the code its meaning)."""
@@ -897,7 +923,7 @@ def _judged_assignment(
         quoted = True  # an .env or YAML entry's snake_case or dotted value is a literal, not code
     if not acceptable_value(
         value, quoted, name_class, next_char, option=name.startswith("-") and value != raw
-    ):
+    ) and not dashed_passphrase(name, value):
         return None
     return Finding(
         "PASSWORD" if name_class == "password" else "SECRET", start, start + len(value), value, "keyword"
@@ -1903,7 +1929,7 @@ def find_known_formats(text: str) -> Iterator[Finding]:
                 continue  # postgres://app:${DB_PASSWORD}@db, docker login -p <token>, docker run -u 1000:1000
             if kind == "API_KEY" and (_NAME_NOT_KEY.search(value) or _is_path(value)):
                 continue  # hf_storage.cpython-311.pyc, ops_handler, hf_xet-1.8.0.dist-info/RECORD
-            if kind == "TOKEN" and value.startswith("eyJ") and plain_document(value):
+            if kind == "TOKEN" and value.startswith("eyJ") and plain_document(wrapped_rows(text, start, end)):
                 continue  # ?cursor=<base64 of {"offset": 100}>: a document of ordinary data
             if len(value) >= 4 and not PSEUDONYM_RE.fullmatch(value):
                 yield Finding(kind, start, start + len(value), value, f"format:{kind.lower()}")
@@ -1915,6 +1941,40 @@ _JWT_HEADER_KEYS = frozenset(
 """The registered header parameters of a JWS or JWE (RFC 7515, 7516): a document naming one is a
 token's header, a token cut at its first dot; and the keys of vendor keys that are base64 JSON
 (Grafana's provisioned API key, ``{"k": ..., "n": ..., "id": ...}``, whose ``k`` is the key)."""
+
+
+_ROW_END = re.compile(r"[ \t|│]*\r?\n")
+_ROW_PIECE = re.compile(r"[A-Za-z0-9+/_-]+={0,2}")
+_BORDER = " \t|│"
+
+
+def wrapped_rows(text: str, start: int, end: int) -> str:
+    """The token at ``text[start:end]`` joined with the rows it goes on in, above and below: a row
+    whose cell ends with base64 in the same column above it, rows below whose text starts there
+    while the token ends its row (only spaces and a table's border after it), as a table cell or an
+    indented block wraps a long cursor (red team, session 45). Read row by row, the first row of a
+    pagination cursor decoded to no whole document and was replaced as a token, and the rows below
+    it scored as random; joined, it is the document :func:`plain_document` judges. The token alone
+    where it goes on nowhere."""
+    line_start = text.rfind("\n", 0, start) + 1
+    column = start - line_start
+    pieces = [text[start:end]]
+    while line_start and not text[line_start:start].strip(_BORDER):  # a continuation row: look up
+        above_start = text.rfind("\n", 0, line_start - 1) + 1
+        above = text[above_start : line_start - 1].rstrip("\r")
+        piece = _ROW_PIECE.fullmatch(above, column, len(above.rstrip(_BORDER)))
+        if piece is None or "=" in piece.group() or (column and above[column - 1] not in _BORDER):
+            break  # the row above holds no piece of this token ending its cell
+        pieces.insert(0, piece.group())
+        line_start, start = above_start, above_start + column
+    while not pieces[-1].endswith("=") and (row_end := _ROW_END.match(text, end)) is not None:
+        row_start = row_end.end()
+        piece = _ROW_PIECE.match(text, row_start + column)
+        if piece is None or text[row_start : row_start + column].strip(_BORDER) or "\n" in piece.group():
+            break  # no row below, or a row whose text in that column is no continuation
+        pieces.append(piece.group())
+        end = piece.end()
+    return "".join(pieces)
 
 
 def plain_document(token: str) -> bool:
@@ -1949,19 +2009,13 @@ def _carries_credential(node: object) -> bool:
     return False
 
 
-_LONE_SMALL_LETTER = re.compile(r"[A-Z][a-z][A-Z]")
-
-
 def _path_word(part: str) -> bool:
     """A part of a ``/``-separated token that reads as a name of a path or a repository: letters
     only, three or more, changing case at most twice (``src``, ``MyProject``, ``macOSX``) or as
     camel case does, seldom and never around one small letter (``HuggingFaceTB``, ``OpenGVLab``).
     A base64 key's letters flip case at random (``wJalrXUtnFEMI``): such a part names no path,
     and the key is scored whole."""
-    if not part.isalpha() or len(part) < 3:
-        return False
-    flips = sum(a.islower() != b.islower() for a, b in zip(part, part[1:], strict=False))
-    return flips <= 2 or (3 * flips <= len(part) and _LONE_SMALL_LETTER.search(part) is None)
+    return part.isalpha() and len(part) >= 3 and not case_flips_at_random(part)
 
 
 def _at_line_start(text: str, position: int) -> bool:
@@ -2272,7 +2326,7 @@ def random_candidate(token: str, text: str, start: int, digests: dict[tuple[int,
         return False
     return not _reads_as_prose(
         encoded_text(token) or base58_text(token) or wrapped_block_text(text, start, start + len(token))
-    ) and not plain_document(token)
+    ) and not plain_document(wrapped_rows(text, start, start + len(token)))
 
 
 _HEADER_BEFORE = re.compile(

@@ -101,11 +101,26 @@ _BACKTICK_COMMAND = re.compile(r"(?:[\w.-]*/)?[a-z][\w.-]* .*?(?:\s-\S|[/.$|<=])
 variable, a pipe or a redirection (``cat secret.txt``, ``pass show db/pw``, ``op read op://v/x``)."""
 
 
+_ASSIGNED_COMMAND = re.compile(r"(?P<program>[^\s`]+)[ \t]+[^`\n]*")
+"""What stands between the backticks of ``NAME=`...```: a program and at least one argument."""
+
+
 def is_backtick_substitution(text: str, start: int, end: int) -> bool:
-    """Is ``text[start:end]``, a rule having stripped its backticks as quotes, a command the
-    shell substitutes (``--password=`cat pw.txt```)?"""
+    """Is ``text[start:end]``, a rule having stripped its backticks as quotes (or a Markdown view
+    having read them as a code span's), a command the shell substitutes (``--password=`cat
+    pw.txt```), or its first word? Backticks opened right after an assignment's ``=`` with a
+    program and arguments inside (``PGPASSWORD=`printf '%s%s' ab cd```, ``TOKEN=`gh auth
+    token```) are a substitution whatever the arguments: the shell runs them, and the value is
+    what they print (the glued pieces :mod:`.decoders` reads), never the program's name
+    (red team, session 45)."""
     wrapped = text[start - 1 : start] == "`" and text[end : end + 1] == "`"
-    return wrapped and _BACKTICK_COMMAND.fullmatch(text[start:end]) is not None
+    if wrapped and _BACKTICK_COMMAND.fullmatch(text[start:end]) is not None:
+        return True
+    if text[start - 2 : start] != "=`":
+        return False
+    close = text.find("`", start)
+    command = _ASSIGNED_COMMAND.fullmatch(text, start, close) if close != -1 else None
+    return command is not None and end in (command.end("program"), close)
 
 
 def is_type_annotation(text: str, start: int, end: int) -> bool:

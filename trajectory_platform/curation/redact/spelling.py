@@ -52,3 +52,14 @@ def unspellable(value: str) -> bool:
     if len(value) < MIN_LETTERS or not (value.isascii() and value.isalpha() and value.islower()):
         return False
     return _CONSONANT_RUN.search(value) is not None
+
+
+_LONE_SMALL_LETTER = re.compile(r"[A-Z][a-z][A-Z]")
+
+
+def case_flips_at_random(value: str) -> bool:
+    """Do the letters of ``value`` change case as a random key's do: more than twice, and at more
+    than a third of its places or around one small letter (``wJalrXUtnFEMI``)? Names change case
+    seldom, once per word (``src``, ``MyProject``, ``HuggingFaceTB``, ``OpenGVLab``)."""
+    flips = sum(a.islower() != b.islower() for a, b in zip(value, value[1:], strict=False))
+    return flips > 2 and (3 * flips > len(value) or _LONE_SMALL_LETTER.search(value) is not None)
