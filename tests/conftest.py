@@ -4,13 +4,17 @@ closed when its test ends."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import fcntl
+import os
+import shutil
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 import torch
 
+from trajectory_platform.training.data.tokenizer import build_default_tokenizer, default_tokenizer_dir
 from trajectory_platform.training.optim.model import build_default_model
 
 if TYPE_CHECKING:
@@ -34,11 +38,39 @@ def real_root(shared_data: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def eval_workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A workdir with the embedded default tokenizer and base model (building the tokenizer takes tens
-    of seconds, so it is built once per session)."""
+def default_tokenizer(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The embedded default tokenizer's directory, trained once for the whole test session: the
+    workers of ``make test`` share one build (the first to take the lock trains it, seconds of CPU;
+    the others wait and read it), where every module, workdir fixture and worker used to train its
+    own (about ten trainings of the same bytes). Read it, never write to it: copy it first
+    (:func:`lay_default_tokenizer`). ``tests/training/test_dataset_tokenizer.py`` still trains one
+    of its own and compares the two."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # the workers' common parent
+    with (shared / "default_tokenizer.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        return build_default_tokenizer(shared / "default_tokenizer_workdir")
+
+
+@pytest.fixture(scope="session")
+def lay_default_tokenizer(default_tokenizer: Path) -> Callable[[Path], Path]:
+    """Copy the session's default tokenizer into a workdir, where ``build_default_tokenizer`` (and
+    ``build_default_model``, which starts with it) finds it built instead of training its own."""
+
+    def lay(workdir: Path) -> Path:
+        shutil.copytree(default_tokenizer, default_tokenizer_dir(workdir))
+        return workdir
+
+    return lay
+
+
+@pytest.fixture(scope="session")
+def eval_workdir(
+    tmp_path_factory: pytest.TempPathFactory, lay_default_tokenizer: Callable[[Path], Path]
+) -> Path:
+    """A workdir with the embedded default tokenizer and base model, built once per session."""
     torch.set_num_threads(1)  # tiny models on a shared CPU: one thread is fastest and deterministic
-    workdir = tmp_path_factory.mktemp("eval_workdir")
+    workdir = lay_default_tokenizer(tmp_path_factory.mktemp("eval_workdir"))
     build_default_model(workdir)
     return workdir
 

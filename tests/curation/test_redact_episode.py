@@ -143,17 +143,24 @@ def test_restricted_blocked_with_audit_and_strong_copyleft_quarantined():
     assert result.stats["blocked"] == 1 and result.stats["rows_in"] == 3
 
 
-def test_no_canary_survives_across_many_seeds():
+SEED_BLOCKS = 4
+"""The many-seeds test in blocks of ten seeds per host: one block is one test, so ``make test``'s two
+workers share the 80 reports (a single test of all of them kept one worker a minute or more)."""
+
+
+@pytest.mark.parametrize("block", range(SEED_BLOCKS))
+def test_no_canary_survives_across_many_seeds(block: int):
     """Fresh canaries per seed (random keys without digits, digit-only suffixes, ...): none may survive.
-    (40 seeds per host: every canary kind and text form is drawn anew 40 times each way, 80 in all;
-    at 200, 120 and then 80 it was the suite's second-slowest test, two minutes of one worker,
-    while the redaction rules it runs grew.)"""
+    (40 seeds per host over the blocks: every canary kind and text form is drawn anew 40 times each
+    way, 80 in all; at 200, 120 and then 80 it was the suite's second-slowest test, two minutes of
+    one worker, while the redaction rules it runs grew.)"""
     from trajectory_platform.curation.redact.leak import measure_text_leak
 
+    seeds = range(block * 40 // SEED_BLOCKS, (block + 1) * 40 // SEED_BLOCKS)
     record = json.dumps({"messages": [{"role": "user", "content": f"key {AWS_KEY}"}]})
-    reports = [measure_text_leak(record, f"seed-{i}", SALT, json_record=True) for i in range(40)]
-    reports += [measure_text_leak("a log line\n", f"text-{i}", SALT) for i in range(40)]
-    assert sum(r.injected for r in reports) == 80 * 7 * len(TEXT_FORMS)  # 10,080 canaries
+    reports = [measure_text_leak(record, f"seed-{i}", SALT, json_record=True) for i in seeds]
+    reports += [measure_text_leak("a log line\n", f"text-{i}", SALT) for i in seeds]
+    assert sum(r.injected for r in reports) == 2 * len(seeds) * 7 * len(TEXT_FORMS)  # 10,080 in all blocks
     assert sum(r.leaked for r in reports) == 0
 
 

@@ -95,12 +95,11 @@ def test_token_masked_dataset_materializes_with_checks(tmp_path):
     assert table.column("split").to_pylist() == ["train", "validation"]
 
 
-def test_stage_is_deterministic_and_audit_catches_a_double_shift_and_a_leak(tmp_path_factory):
+def test_stage_is_deterministic_and_audit_catches_a_double_shift_and_a_leak(default_tokenizer):
     from trajectory_platform.training.data.dataset_stage import run_dataset_stage
     from trajectory_platform.training.data.masked_dataset import inputs_from_table
-    from trajectory_platform.training.data.tokenizer import build_default_tokenizer
 
-    path = build_default_tokenizer(tmp_path_factory.getbasetemp() / "shared_wd")
+    path = default_tokenizer
     stage = run_dataset_stage(inputs_from_table(_mixture()), path)
     table = stage.table
     assert audit_table(table) == {"n_active": [], "offsets": [], "target_in_context": []}

@@ -34,7 +34,7 @@ from trajectory_platform.training.data.mask_settings import Augmentation, Datase
 from trajectory_platform.training.data.masked_dataset import EpisodeInput, build_masked_dataset
 from trajectory_platform.training.data.provenance import UNSAFE_FLAG
 from trajectory_platform.training.data.serialize import transcript_tokens
-from trajectory_platform.training.data.tokenizer import build_default_tokenizer, load_tokenizer
+from trajectory_platform.training.data.tokenizer import load_tokenizer
 
 READ_SCHEMA = {
     "additionalProperties": False,
@@ -171,8 +171,8 @@ def test_optional_argument_used_everywhere_needs_fresh_evidence():
     _assert_skips_are_drops(result, parents=1, kinds=1)
 
 
-def test_derived_examples_keep_split_and_report_token_expansion(tmp_path_factory):
-    tok = load_tokenizer(build_default_tokenizer(tmp_path_factory.getbasetemp() / "shared_wd"))
+def test_derived_examples_keep_split_and_report_token_expansion(default_tokenizer):
+    tok = load_tokenizer(default_tokenizer)
     parent = episode()
     inputs, result = augment_inputs(
         [EpisodeInput(parent, target_turns=[4, 6, 8], split="valid")], Augmentation(("rename", "distractor"))
@@ -222,7 +222,7 @@ def _reads(episode: Episode) -> list[Event]:
     return [e for e in episode.events if e.kind == "tool" and e.tool_call_id in ids]
 
 
-def test_removing_a_used_optional_argument_replays_the_calls_in_the_gym(tmp_path_factory):
+def test_removing_a_used_optional_argument_replays_the_calls_in_the_gym(default_tokenizer):
     fixture = get_fixture(GYM_FIXTURE)
     recorded = run_episode(fixture, ShortReads(), seed=0, record_verifier=True).episode
     # Drop the read's unused optional argument (match) first: max_lines is then its only one, and used.
@@ -255,7 +255,7 @@ def test_removing_a_used_optional_argument_replays_the_calls_in_the_gym(tmp_path
     assert child.lineage.tool_manifest_digest != parent.lineage.tool_manifest_digest
     # Token expansion is reported like the other transformations' (the whole file in, the schema's
     # max_lines declaration and the call's argument out: either may win).
-    tok = load_tokenizer(build_default_tokenizer(tmp_path_factory.getbasetemp() / "shared_wd"))
+    tok = load_tokenizer(default_tokenizer)
     result = augment_episodes([parent], ["remove_optional"])
     assert [c.to_dict() for _, c in result.derived] == [child.to_dict()]
     ratio = transcript_tokens(child, tok) / transcript_tokens(parent, tok)

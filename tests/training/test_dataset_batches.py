@@ -23,7 +23,7 @@ from trajectory_platform.training.data.masked_dataset import (
     inputs_from_table,
     to_table,
 )
-from trajectory_platform.training.data.tokenizer import build_default_tokenizer, load_tokenizer
+from trajectory_platform.training.data.tokenizer import load_tokenizer
 
 SCHEMA = {"properties": {"file_path": {"type": "string"}}, "required": ["file_path"], "type": "object"}
 
@@ -79,8 +79,8 @@ def _parquet_bytes(table: pa.Table) -> bytes:
 
 
 @pytest.fixture(scope="module")
-def tokenizer_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_default_tokenizer(tmp_path_factory.getbasetemp() / "shared_wd")  # as other modules
+def tokenizer_path(default_tokenizer: Path) -> Path:
+    return default_tokenizer
 
 
 def test_small_batches_give_the_whole_corpus_table_and_manifest(tokenizer_path: Path) -> None:

@@ -19,8 +19,9 @@ from trajectory_platform.training.data.tokenizer import (
 
 
 @pytest.fixture(scope="module")
-def tokenizer_dir(tmp_path_factory) -> Path:
-    return build_default_tokenizer(tmp_path_factory.mktemp("wd"))
+def tokenizer_dir(default_tokenizer: Path) -> Path:
+    """The session's build (tests/conftest.py); the first test trains another and compares."""
+    return default_tokenizer
 
 
 def test_build_is_deterministic_and_cached(tokenizer_dir, tmp_path):

@@ -15,10 +15,10 @@ from trajectory_platform.training.optim.model import (
 )
 
 
-def test_the_default_base_keeps_input_and_output_embeddings_apart(tmp_path):
+def test_the_default_base_keeps_input_and_output_embeddings_apart(tmp_path, lay_default_tokenizer):
     """Tied, the rows of tokens filling one slot (file-name pieces, digits) collapsed into one input
     vector and could no longer be copied; untied, a token's input row is its own."""
-    base = build_default_model(tmp_path)
+    base = build_default_model(lay_default_tokenizer(tmp_path))
     model = load_model(base, device="cpu")
     assert model.config.tie_word_embeddings is False
     inputs, outputs = model.get_input_embeddings().weight, model.get_output_embeddings().weight
@@ -28,8 +28,8 @@ def test_the_default_base_keeps_input_and_output_embeddings_apart(tmp_path):
     assert info["shape"] == dataclasses.asdict(TinyLlamaShape())
 
 
-def test_a_cached_base_of_another_shape_is_rebuilt(tmp_path):
-    base = build_default_model(tmp_path)
+def test_a_cached_base_of_another_shape_is_rebuilt(tmp_path, lay_default_tokenizer):
+    base = build_default_model(lay_default_tokenizer(tmp_path))
     info_file = base / DEFAULT_INFO
     info = json.loads(info_file.read_text())
     assert build_default_model(tmp_path) == base and json.loads(info_file.read_text()) == info  # cached

@@ -9,16 +9,15 @@ import pytest
 from trajectory_platform.traces.ingest import ingest_paths
 from trajectory_platform.training.data.dataset_stage import run_dataset_stage
 from trajectory_platform.training.data.masked_dataset import EpisodeInput
-from trajectory_platform.training.data.tokenizer import build_default_tokenizer
 from trajectory_platform.training.optim.packing import occupancy, pack_lengths, padded_occupancy
 
 SOURCES = ("tau-bench/few_shot_data", "swe-agent/trajectories", "toolbench")
 
 
 @pytest.fixture(scope="module")
-def stage(tmp_path_factory, real_root):
+def stage(default_tokenizer, real_root):
     episodes = ingest_paths([real_root / s for s in SOURCES]).episodes
-    path = build_default_tokenizer(tmp_path_factory.getbasetemp() / "shared_wd")
+    path = default_tokenizer
     return run_dataset_stage([EpisodeInput(e) for e in episodes], path), len(episodes)
 
 

@@ -28,7 +28,7 @@ from trajectory_platform.training.data.masking import (
     target_share,
 )
 from trajectory_platform.training.data.serialize import plan_examples, select_targets
-from trajectory_platform.training.data.tokenizer import build_default_tokenizer, load_tokenizer
+from trajectory_platform.training.data.tokenizer import load_tokenizer
 
 EDIT_SCHEMA = {
     "type": "object",
@@ -80,8 +80,8 @@ RECOVERY = {
 
 
 @pytest.fixture(scope="module")
-def tok(tmp_path_factory):
-    return load_tokenizer(build_default_tokenizer(tmp_path_factory.getbasetemp() / "shared_wd"))
+def tok(default_tokenizer):
+    return load_tokenizer(default_tokenizer)
 
 
 @pytest.fixture

@@ -29,15 +29,14 @@ from trajectory_platform.training.data.preference_dataset import (
 )
 from trajectory_platform.training.data.preference_tokens import PreferencePair
 from trajectory_platform.training.data.tokenizer import (
-    build_default_tokenizer,
     load_tokenizer,
     tokenizer_files_digest,
 )
 
 
 @pytest.fixture(scope="module")
-def tokenizer_dir(tmp_path_factory):
-    return build_default_tokenizer(tmp_path_factory.mktemp("tokenizer_wd"))
+def tokenizer_dir(default_tokenizer):
+    return default_tokenizer
 
 
 @pytest.fixture(scope="module")

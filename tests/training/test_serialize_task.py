@@ -24,15 +24,15 @@ from trajectory_platform.traces.record import Event
 from trajectory_platform.training.data.mask_settings import MaskConfig
 from trajectory_platform.training.data.masking import mask_plans
 from trajectory_platform.training.data.serialize import plan_examples, select_targets, transcript_tokens
-from trajectory_platform.training.data.tokenizer import build_default_tokenizer, load_tokenizer
+from trajectory_platform.training.data.tokenizer import load_tokenizer
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "traces"))
 from handwritten_records import CODEX_EXEC_EVENTS  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def tok(tmp_path_factory):
-    return load_tokenizer(build_default_tokenizer(tmp_path_factory.getbasetemp() / "shared_wd"))
+def tok(default_tokenizer):
+    return load_tokenizer(default_tokenizer)
 
 
 @pytest.fixture(scope="module")

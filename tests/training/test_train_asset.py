@@ -102,14 +102,17 @@ def test_checkpoint_asset_trains_and_its_checks_pass(tmp_path):
     assert [p.read_bytes() for p in first] == [p.read_bytes() for p in second] and first
 
 
-def test_checkpoint_asset_trains_dpo_on_the_preference_dataset(tmp_path, instance: DagsterInstance):
+def test_checkpoint_asset_trains_dpo_on_the_preference_dataset(
+    tmp_path, instance: DagsterInstance, lay_default_tokenizer
+):
     """objective=dpo reads the preference_dataset token rows and its manifest artifact."""
     from preference_pairs_factory import pairs_table
 
     from trajectory_platform.training.data.preference_dataset import run_preference_stage
-    from trajectory_platform.training.data.tokenizer import build_default_tokenizer
+    from trajectory_platform.training.data.tokenizer import default_tokenizer_dir
 
-    stage = run_preference_stage(pairs_table(), build_default_tokenizer(tmp_path), source="preference_pairs")
+    tokenizer = default_tokenizer_dir(lay_default_tokenizer(tmp_path))  # the one the asset's base takes
+    stage = run_preference_stage(pairs_table(), tokenizer, source="preference_pairs")
     write_parquet(_masked_rows(3), tmp_path / "parquet" / "token_masked_dataset" / "all.parquet")
     write_parquet(stage.table, tmp_path / "parquet" / "preference_dataset" / "all.parquet")
     artifact = tmp_path / "artifacts" / "preference_dataset"

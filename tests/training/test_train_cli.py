@@ -19,8 +19,8 @@ from trajectory_platform.training.optim.train_manifest import missing_fields
 
 
 @pytest.fixture(scope="module")
-def workdir(tmp_path_factory):
-    path = tmp_path_factory.mktemp("workdir")
+def workdir(tmp_path_factory, lay_default_tokenizer):
+    path = lay_default_tokenizer(tmp_path_factory.mktemp("workdir"))
     build_default_model(path)
     return path
 
