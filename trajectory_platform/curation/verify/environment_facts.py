@@ -437,7 +437,7 @@ class _Taint:
             self._key(n.target.id, n.target)
             for loop in ast.walk(tree)
             if isinstance(loop, ast.For | ast.AsyncFor | ast.While)
-            for n in _own_nodes(loop.body)
+            for n in own_nodes(loop.body)
             if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and _grows(n)
         }
         """Names a loop grows geometrically (``size *= 2``, ``n <<= 1``, ``buf += buf``): however
@@ -1210,13 +1210,13 @@ class _Taint:
         """Whether a loop of ``body`` that reads nothing of the inputs keeps what it allocates (an
         allocation handed to a mutator, ``keep.append(bytearray(4096))``, or a sequence grown on
         itself, ``buf += buf``): small steps that run into the memory limit (session 45)."""
-        for loop in _own_nodes(body):
+        for loop in own_nodes(body):
             if not isinstance(loop, ast.For | ast.AsyncFor | ast.While):
                 continue
             head = loop.test if isinstance(loop, ast.While) else loop.iter
             if not self._input_free(head):
                 continue
-            for node in _own_nodes(loop.body):
+            for node in own_nodes(loop.body):
                 if isinstance(node, ast.AugAssign) and _grows(node) and self._input_free(node.value):
                     return True
                 if not (
@@ -1433,9 +1433,9 @@ def _dotted_tail(node: ast.expr) -> bool:
 def _operations_in(body: list[ast.stmt]) -> list[ast.expr]:
     """The calls and the repetitions of a sequence (``'x' * n``, ``[0] * n``: an allocation) a
     block makes itself, not those of functions it defines, nor the exception a ``raise`` builds."""
-    raised = {id(n) for r in _own_nodes(body) if isinstance(r, ast.Raise) for n in ast.walk(r)}
+    raised = {id(n) for r in own_nodes(body) if isinstance(r, ast.Raise) for n in ast.walk(r)}
     operations: list[ast.expr] = []
-    for node in _own_nodes(body):
+    for node in own_nodes(body):
         if id(node) in raised or not isinstance(node, ast.Call | ast.BinOp):
             continue
         if isinstance(node, ast.Call) or (
@@ -1512,11 +1512,12 @@ def _calls_in(body: list[ast.stmt]) -> list[ast.Call]:
     """The calls a ``try`` body makes itself (not those of functions it defines): a query of a
     host path there decides, by raising or not, which handler runs (``open('~/.profile')``
     failing where the home is bare)."""
-    return [node for node in _own_nodes(body) if isinstance(node, ast.Call)]
+    return [node for node in own_nodes(body) if isinstance(node, ast.Call)]
 
 
-def _own_nodes(body: list[ast.stmt]) -> list[ast.AST]:
-    """The nodes of a block, not those of the functions and classes it defines."""
+def own_nodes(body: list[ast.stmt]) -> list[ast.AST]:
+    """The nodes of a block, not those of the functions and classes it defines: what the block itself
+    does when it runs (its ``return`` values, its calls)."""
     nodes: list[ast.AST] = []
     stack: list[ast.AST] = list(body)
     while stack:

@@ -26,6 +26,7 @@ from trajectory_platform.curation.verify.environment_facts import (
     RUNTIME_MODULES,
     canonical_name,
     fact_module,
+    own_nodes,
 )
 from trajectory_platform.curation.verify.oracle_probes import count_probes
 from trajectory_platform.curation.verify.own_file_writes import own_file_writes, writing_open
@@ -761,16 +762,11 @@ def _hides_a_name(node: ast.AST, aliases: dict[str, tuple[str, ...]], names: dic
 
 def _returns(function: ast.FunctionDef) -> list[ast.expr]:
     """The values ``function``'s own ``return`` statements give (nested scopes aside)."""
-    found: list[ast.expr] = []
-    stack: list[ast.AST] = list(function.body)
-    while stack:
-        part = stack.pop()
-        if isinstance(part, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
-            continue
-        if isinstance(part, ast.Return) and part.value is not None:
-            found.append(part.value)
-        stack.extend(ast.iter_child_nodes(part))
-    return found
+    return [
+        part.value
+        for part in own_nodes(function.body)
+        if isinstance(part, ast.Return) and part.value is not None
+    ]
 
 
 def _reads_a_file(node: ast.AST, names: dict[str, ast.AST], depth: int, read: set[str] | None = None) -> bool:
@@ -840,17 +836,10 @@ def _returned(node: ast.AST) -> ast.Lambda | None:
     ``gc`` where the lambda spelling did not)."""
     if not isinstance(node, ast.FunctionDef) or node.decorator_list or _takes_anything(node.args):
         return None
-    returns: list[ast.Return] = []
-    stack: list[ast.AST] = list(node.body)
-    while stack:
-        part = stack.pop()
-        if isinstance(part, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
-            continue
-        if isinstance(part, ast.Yield | ast.YieldFrom):
-            return None  # a generator returns no text
-        if isinstance(part, ast.Return):
-            returns.append(part)
-        stack.extend(ast.iter_child_nodes(part))
+    own = own_nodes(node.body)
+    if any(isinstance(part, ast.Yield | ast.YieldFrom) for part in own):
+        return None  # a generator returns no text
+    returns = [part for part in own if isinstance(part, ast.Return)]
     if len(returns) != 1 or returns[0].value is None:
         return None
     return ast.Lambda(args=node.args, body=returns[0].value)
