@@ -7,8 +7,8 @@ what the log's own evidence says (a ``pwd`` shown after a ``cd``; the folders it
 after each call: OpenHands' ``working_dir``, SWE-agent's state footer) and whether that agrees with
 the table. Nothing is replayed: this reads the logs only.
 
-Usage: ``.venv/bin/python benchmarks/kept_shell_evidence.py [/work/shared/data/real]``; the last
-line is JSON.
+Usage: ``.venv/bin/python benchmarks/kept_shell_evidence.py [FOLDER]`` (default: the real logs in
+``../shared/data/real`` beside the clone, as ``benchmarks/ingest.py`` finds them); the last line is JSON.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ from trajectory_platform.curation.verify.shell_session import (
     shown_folders,
 )
 from trajectory_platform.traces.ingest import ingest_paths
+
+DEFAULT_ROOT = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "real"
 
 
 def measure(folder: Path) -> dict[str, dict[str, int]]:
@@ -53,7 +55,7 @@ def measure(folder: Path) -> dict[str, dict[str, int]]:
 
 
 def main() -> None:
-    folder = Path(sys.argv[1] if len(sys.argv) > 1 else "/work/shared/data/real")
+    folder = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_ROOT
     result = measure(folder)
     for name, tally in result.items():
         kept = "kept" if name in KEPT_BY_FORMAT else "afresh"
