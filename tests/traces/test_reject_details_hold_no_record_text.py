@@ -207,7 +207,7 @@ HANDWRITTEN = {
     **{
         f"span-provider-tool-{case.name}": case.record
         for case in SPAN_PROVIDER_TOOLS
-        if case.name in ("otel-anthropic-web_search-lead-one", "agents-response-mcp-lead-two")
+        if case.name == "otel-anthropic-web_search-lead-one"
     },
     "ai-sdk-steps-gemini-request": ai_sdk_steps(
         next(c for c in AI_SDK_GEMINI_REQUESTS if c.name == "gemini-system-history-object-q0")
