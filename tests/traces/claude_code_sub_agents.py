@@ -169,8 +169,84 @@ def _session(
     return files, sum(len(s) for s in kept) + len(warm)
 
 
+def _stream(tasks: int, tool: bool) -> tuple[dict[str, list[dict[str, Any]]], int]:
+    """What ``claude -p --output-format stream-json`` prints (and the Agent SDK yields): the
+    sub-agent's messages in the parent's stream, each naming the ``Task`` call in
+    ``parent_tool_use_id``, its prompt first."""
+    w = _Writer()
+
+    def line(kind: str, message: dict[str, Any], parent: str | None) -> dict[str, Any]:
+        uuid = w.entry(kind, message, None)["uuid"]
+        return {
+            "type": kind,
+            "message": message,
+            "parent_tool_use_id": parent,
+            "session_id": SESSION,
+            "uuid": uuid,
+        }
+
+    init = {
+        "type": "system",
+        "subtype": "init",
+        "session_id": SESSION,
+        "cwd": "/home/dev/app",
+        "tools": ["Task", "Grep"],
+    }
+    session = [
+        {**init, "model": "claude-sonnet-4-5-20250929"},
+        line("user", {"role": "user", "content": ASK}, None),
+    ]
+    prompts, reports = PROMPTS[:tasks], REPORTS[:tasks]
+    calls = [
+        {
+            "type": "tool_use",
+            "id": f"toolu_task{i}",
+            "name": "Task",
+            "input": {"description": "Find", "prompt": p},
+        }
+        for i, p in enumerate(prompts)
+    ]
+    session.append(line("assistant", _assistant("msg_m1", calls, "tool_use"), None))
+    counted = 0
+    for index, prompt in enumerate(prompts):
+        call = f"toolu_task{index}"
+        sub = [line("user", {"role": "user", "content": [{"type": "text", "text": prompt}]}, call)]
+        if tool:
+            grep = {
+                "type": "tool_use",
+                "id": f"toolu_grep{index}",
+                "name": "Grep",
+                "input": {"pattern": "retry"},
+            }
+            shown = {
+                "type": "tool_result",
+                "tool_use_id": f"toolu_grep{index}",
+                "content": "src/net/retry.py",
+            }
+            sub.append(line("assistant", _assistant(f"msg_s{index}a", [grep], "tool_use"), call))
+            sub.append(line("user", {"role": "user", "content": [shown]}, call))
+        said = [{"type": "text", "text": reports[index]}]
+        sub.append(line("assistant", _assistant(f"msg_s{index}b", said, "end_turn"), call))
+        session += sub
+        counted += len(sub)
+    for index, report in enumerate(reports):
+        shown = {
+            "type": "tool_result",
+            "tool_use_id": f"toolu_task{index}",
+            "content": [{"type": "text", "text": report}],
+        }
+        session.append(line("user", {"role": "user", "content": [shown]}, None))
+    session.append(
+        line("assistant", _assistant("msg_m2", [{"type": "text", "text": FINAL}], "end_turn"), None)
+    )
+    session.append(
+        {"type": "result", "subtype": "success", "result": FINAL, "session_id": SESSION, "num_turns": 2}
+    )
+    return {"stream.jsonl": session}, counted
+
+
 def _case(layout: str, tasks: int, tool: bool, warmup: bool) -> Case:
-    files, counted = _session(layout, tasks, tool, warmup)
+    files, counted = _stream(tasks, tool) if layout == "stream" else _session(layout, tasks, tool, warmup)
     name = f"{layout}-t{tasks}-{'tool' if tool else 'answer'}-{'warm' if warmup else 'cold'}"
     return Case(name, files, list(PROMPTS[:tasks]), list(REPORTS[:tasks]), counted, tool)
 
@@ -179,6 +255,8 @@ CASES = [
     _case(*combo)
     for combo in itertools.product(("beside", "subagents", "inline"), (1, 2), (False, True), (False, True))
 ]
+CASES += [_case("stream", tasks, tool, False) for tasks, tool in itertools.product((1, 2), (False, True))]
+"""The ``stream`` layout (``parent_tool_use_id``) was added after the other three were measured."""
 
 
 def _controls() -> list[Case]:

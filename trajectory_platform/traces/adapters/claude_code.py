@@ -74,18 +74,24 @@ USER_REJECTED = "The user doesn't want to proceed with this tool use"
 
 SUB_AGENT_TOOLS = ("Task", "Agent")
 """Claude Code's tool that starts a sub-agent (``Task``; ``Agent`` in later releases)."""
-SIDECHAIN_MARKS = ("isSidechain", "agentId")
+SIDECHAIN_MARKS = ("isSidechain", "agentId", "parent_tool_use_id")
 
 
 def _sidechains(lines: list[RawRecord]) -> dict[str, list[RawRecord]]:
-    """The session's sidechain entries by sub-agent: its ``agentId`` (2.x), else the uuid of the
-    first entry of its ``parentUuid`` chain (1.x, inline); each entry read as the sub-agent's own
-    conversation sees it (the sidechain marks dropped)."""
-    entries = [r for r in lines if isinstance(r.value, dict) and r.value.get("isSidechain") is True]
+    """The session's sub-agent entries by sub-agent: a stream's by the ``Task`` call its
+    ``parent_tool_use_id`` names, a session file's sidechain by its ``agentId`` (2.x), else by the
+    uuid of the first entry of its ``parentUuid`` chain (1.x, inline); each entry read as the
+    sub-agent's own conversation sees it (the marks dropped)."""
+    entries = [
+        r
+        for r in lines
+        if isinstance(r.value, dict)
+        and (r.value.get("isSidechain") is True or isinstance(r.value.get("parent_tool_use_id"), str))
+    ]
     by_uuid = {r.value["uuid"]: r.value for r in entries if isinstance(r.value.get("uuid"), str)}
     groups: dict[str, list[RawRecord]] = {}
     for line in entries:
-        key = line.value.get("agentId")
+        key = line.value.get("parent_tool_use_id") or line.value.get("agentId")
         if not isinstance(key, str):
             node, seen = line.value, set()
             while isinstance(parent := _parent_of(node), str) and parent in by_uuid and parent not in seen:
@@ -432,8 +438,9 @@ class ClaudeCodeAdapter(Adapter):
         ``Task`` call of a parent episode started, as an episode of its own: its prompt is the
         ``Task`` input's, its turns its own; never the parent's context (the parent saw only its
         report, the call's result). It is linked to its call by the parent's result naming its
-        ``agentId`` (``toolUseResult.agentId``, Claude Code 2.x), else by its prompt being the
-        call's (1.x, whose inline sidechains name no agent). A sidechain no call started (the
+        ``agentId`` (``toolUseResult.agentId``, Claude Code 2.x), by its messages naming the call
+        (a stream's ``parent_tool_use_id``), else by its prompt being the call's (1.x, whose inline
+        sidechains name no agent). A sidechain no call started (the
         ``Warmup`` agents Claude Code 2.x writes) is no episode, still counted in the parent's
         ``skipped_entries``. Lineage both ways: the sub-agent's ``extra_json.parent`` (episode and
         call), the parent's ``extra_json.sub_agents``."""
@@ -445,7 +452,8 @@ class ClaudeCodeAdapter(Adapter):
         for parent in parents:
             started = []
             for call in (c for e in parent.events for c in e.tool_calls if c.name in SUB_AGENT_TOOLS):
-                key = agents.get(call.id or "") or _prompt_key(call.arguments, groups)
+                key = agents.get(call.id or "") or (call.id if call.id in groups else None)
+                key = key or _prompt_key(call.arguments, groups)
                 lines = groups.pop(key, None) if key is not None else None
                 if lines is None:
                     continue
