@@ -119,6 +119,93 @@ GEMINI = [
 them (a provider's request, read by that provider's reader), split the same way."""
 
 
+def _bedrock_earlier() -> list[dict[str, Any]]:
+    """The same earlier exchange as Bedrock Converse ``messages`` (content blocks keyed by kind)."""
+    return [
+        {"role": "user", "content": [{"text": "Time in Rome?"}]},
+        {
+            "role": "assistant",
+            "content": [{"toolUse": {"toolUseId": "tooluse_c0", "name": "clock", "input": {"city": "Rome"}}}],
+        },
+        {
+            "role": "user",
+            "content": [{"toolResult": {"toolUseId": "tooluse_c0", "content": [{"text": "10:00"}]}}],
+        },
+        {"role": "assistant", "content": [{"text": "It is 10:00."}]},
+    ]
+
+
+def _chat_call(call_id: str) -> dict[str, Any]:
+    return {"id": call_id, "type": "function", "function": {"name": "clock", "arguments": '{"city": "Rome"}'}}
+
+
+def _cohere_earlier() -> list[dict[str, Any]]:
+    """The same earlier exchange as the SDK's ``cohere`` provider writes it (Cohere v2 chat: a
+    ``tool_plan`` beside the calls, the result a ``tool`` message)."""
+    return [
+        {"role": "user", "content": "Time in Rome?"},
+        {"role": "assistant", "tool_plan": "I will check the clock.", "tool_calls": [_chat_call("c0")]},
+        {"role": "tool", "content": '"10:00"', "tool_call_id": "c0"},
+        {"role": "assistant", "content": "It is 10:00."},
+    ]
+
+
+def _mistral_earlier() -> list[dict[str, Any]]:
+    """The same earlier exchange as the SDK's ``mistral`` provider writes it (user content parts,
+    the tool message naming its tool)."""
+    return [
+        {"role": "user", "content": [{"type": "text", "text": "Time in Rome?"}]},
+        {"role": "assistant", "content": "", "tool_calls": [_chat_call("Ab3dE5gH7")]},
+        {"role": "tool", "name": "clock", "content": '"10:00"', "tool_call_id": "Ab3dE5gH7"},
+        {"role": "assistant", "content": "It is 10:00."},
+    ]
+
+
+def _other_case(provider: str, question: str, system: bool, history: bool, text: bool) -> Case:
+    """The request bodies of the SDK's ``amazon-bedrock`` (Converse: ``system`` blocks beside
+    ``messages`` of content blocks), ``cohere`` and ``mistral`` providers."""
+    said = "Be brief."
+    body: dict[str, Any]
+    if provider == "bedrock":
+        body = {
+            "inferenceConfig": {"maxTokens": 512, "temperature": 0},
+            "toolConfig": {"tools": [{"toolSpec": {"name": "clock", "inputSchema": {"json": {}}}}]},
+            **({"system": [{"text": said}]} if system else {}),
+            "messages": [
+                *(_bedrock_earlier() if history else []),
+                {"role": "user", "content": [{"text": question}]},
+            ],
+        }
+    else:
+        earlier = (_cohere_earlier() if provider == "cohere" else _mistral_earlier()) if history else []
+        user: Any = question if provider == "cohere" else [{"type": "text", "text": question}]
+        body = {
+            "model": "command-r-plus" if provider == "cohere" else "mistral-large-latest",
+            "messages": [
+                *([{"role": "system", "content": said}] if system else []),
+                *earlier,
+                {"role": "user", "content": user},
+            ],
+            "tools": [{"type": "function", "function": {"name": "clock", "parameters": {}}}],
+        }
+    shape = f"{'history' if history else 'first'}-{'text' if text else 'object'}"
+    name = f"{provider}-{'system' if system else 'none'}-{shape}-q{QUESTIONS.index(question)}"
+    return Case(
+        name, json.dumps(body) if text else body, said if system else None, question, 4 if history else 0
+    )
+
+
+OTHERS = [
+    _other_case(*combo)
+    for combo in itertools.product(
+        ("bedrock", "cohere", "mistral"), QUESTIONS, (True, False), (False, True), (True,)
+    )
+]
+"""The SDK's other providers' bodies (``amazon-bedrock``, ``cohere``, ``mistral``), generated after
+the Responses and Gemini ones to check they are read as the prompt, split the same way; as JSON text
+only (the step's body as an object is the same reading, measured 36/36 when generated)."""
+
+
 def _half(case: Case) -> int:
     return hashlib.sha256(case.name.encode()).digest()[0] % 2
 
@@ -127,6 +214,8 @@ DEV = [c for c in CASES if _half(c) == 0]
 VALIDATION = [c for c in CASES if _half(c) == 1]
 GEMINI_DEV = [c for c in GEMINI if _half(c) == 0]
 GEMINI_VALIDATION = [c for c in GEMINI if _half(c) == 1]
+OTHERS_DEV = [c for c in OTHERS if _half(c) == 0]
+OTHERS_VALIDATION = [c for c in OTHERS if _half(c) == 1]
 
 CONTROLS = [
     Case(

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from ai_sdk_requests import CONTROLS, DEV, GEMINI_DEV, Case, steps
+from ai_sdk_requests import CONTROLS, DEV, GEMINI_DEV, OTHERS_DEV, Case, steps
 
 from trajectory_platform.traces.ingest import ingest_paths
 
@@ -36,6 +36,12 @@ def assert_prompt_read(case: Case, tmp_path: Path) -> None:
     else:
         assert episode.events[prompt_at].content == case.prompt
         assert "request_missing" not in json.loads(episode.extra_json or "{}")
+    if case.earlier:  # the earlier exchange's result answers its call, by id and tool name
+        called, shown = episode.events[len(system) + 1 : len(system) + 3]
+        (call,) = called.tool_calls
+        assert (shown.tool_call_id, shown.tool_name) == (call.id, "clock")
+        assert call.name == "clock" and json.loads(call.arguments or "") == {"city": "Rome"}
+        assert "10:00" in (shown.content or "")
 
 
 @pytest.mark.parametrize("case", DEV, ids=lambda case: case.name)
@@ -50,4 +56,10 @@ def test_a_gemini_request_is_the_runs_prompt(case: Case, tmp_path: Path):
 
 @pytest.mark.parametrize("case", CONTROLS, ids=lambda case: case.name)
 def test_other_bodies_read_as_before(case: Case, tmp_path: Path):
+    assert_prompt_read(case, tmp_path)
+
+
+@pytest.mark.parametrize("case", OTHERS_DEV, ids=lambda case: case.name)
+def test_another_providers_request_is_the_runs_prompt(case: Case, tmp_path: Path):
+    """The ``amazon-bedrock`` (Converse), ``cohere`` and ``mistral`` providers' bodies."""
     assert_prompt_read(case, tmp_path)

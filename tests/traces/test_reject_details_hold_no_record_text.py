@@ -58,6 +58,7 @@ from handwritten_records import (
     TEXT_COMPLETION_CALL,
 )
 from provider_tool_turns import CASES as PROVIDER_TOOL_TURNS
+from span_provider_tools import CASES as SPAN_PROVIDER_TOOLS
 from strands_multi_agent import CASES as STRANDS_MULTI_AGENT
 from strands_multi_agent import write as write_multi_agent
 from strands_sessions import agent_folder
@@ -202,6 +203,11 @@ HANDWRITTEN = {
         for case in TRACED_PROVIDER_TOOLS
         if case.name.endswith("-web_search-lead-two")
         and case.name.startswith(("mlflow-outputs", "mlflow-responses"))
+    },
+    **{
+        f"span-provider-tool-{case.name}": case.record
+        for case in SPAN_PROVIDER_TOOLS
+        if case.name == "otel-anthropic-web_search-lead-one"
     },
     "ai-sdk-steps-gemini-request": ai_sdk_steps(
         next(c for c in AI_SDK_GEMINI_REQUESTS if c.name == "gemini-system-history-object-q0")

@@ -295,6 +295,46 @@ def _in_folder(command: str, workdir: object, root: str | None) -> CliCall | Non
     return CliCall(SHELL, f"cd -- {shlex.quote(folder)} || exit; {command}")
 
 
+def command_session_calls(
+    records: list[CallRecord], sessions: Any, cli: dict[int, CliCall], root: str | None
+) -> dict[int, CliCall]:
+    """Codex commands that outlived their call (``exec_command`` answered ``Process running with
+    session ID N``), each with the ``write_stdin`` calls that fed it, as ingest linked them
+    (``extra_json.command_sessions``: ``traces/adapters/codex.py``), replayed as the one run they
+    were: the command at its call, the writes' ``chars`` piped to its stdin, each write then no
+    call of its own. Only a session the log saw end (its exit code, now its command's result's) and
+    between whose command and last write no other call changes the workspace (the command ran
+    alone: replayed at its start it sees what it saw); its output is not compared (the log shows it
+    in chunks across the writes), its status is (:func:`replay._claimed_failure_drift`). Others stay
+    unsupported. Keyed as ``cli`` is: by the id of the call object."""
+    at = {record.call.id: index for index, record in enumerate(records) if record.call.id}
+    linked: dict[int, CliCall] = {}
+    for session in sessions if isinstance(sessions, list) else []:
+        if not isinstance(session, dict) or not isinstance(session.get("exit_code"), int):
+            continue
+        ids = [session.get("command"), *(session.get("writes") or [])]
+        if not all(isinstance(i, str) and i in at for i in ids):
+            continue
+        command, *writes = (records[at[i]] for i in ids)
+        given = [w.arguments.get("chars", "") if isinstance(w.arguments, dict) else None for w in writes]
+        line = command.arguments.get("cmd") if isinstance(command.arguments, dict) else None
+        between = records[at[ids[0]] + 1 : at[ids[-1]]]
+        alone = all(
+            r.call.id in ids or (c := cli.get(id(r.call))) is not None and c.kind == NO_EFFECT
+            for r in between
+        )
+        if not isinstance(line, str) or not alone or not all(isinstance(g, str) for g in given):
+            continue
+        fed = "".join(g for g in given if isinstance(g, str))
+        piped = f"printf %s {shlex.quote(fed)} | {{ {line}\n}}" if fed else line
+        run = _in_folder(piped, command.arguments.get("workdir") if command.arguments else None, root)
+        if run is None:
+            continue
+        linked[id(command.call)] = replace(run, compared=False)
+        linked.update({id(w.call): CliCall(NO_EFFECT) for w in writes})
+    return linked
+
+
 def session_root(episode: Episode) -> str | None:
     """The folder a coding CLI's session ran in, where the log proves it: Claude Code, Codex and Goose
     record it (``cwd``, Goose's ``working_dir``); a Gemini CLI session records its SHA-256

@@ -97,6 +97,7 @@ from trajectory_platform.curation.verify.cli_tools import (
     CliCall,
     cli_call,
     cli_observation,
+    command_session_calls,
     edit_snippet,
     frame_call,
     read_listing,
@@ -931,6 +932,8 @@ def replay_episode(
     cli: dict[int, CliCall] = {}  # by the id of the episode's own call object: a turn may hold several
     if mode == "shell":
         cli = {id(r.call): c for r in records if (c := cli_call(r, episode.source_format, root)) is not None}
+        if episode.source_format == "codex":
+            cli.update(command_session_calls(records, episode.extra().get("command_sessions"), cli, root))
     actions, unsupported, skipped = _actions(records, fixture, mode, modern, cli)
     if unsupported:
         return ReplayResult(

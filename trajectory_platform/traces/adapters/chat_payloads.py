@@ -31,6 +31,7 @@ from trajectory_platform.traces.adapters.openai import (
     tool_call_of,
 )
 from trajectory_platform.traces.adapters.openai_responses import (
+    is_item_list,
     is_request,
     is_response,
     request_events,
@@ -191,11 +192,14 @@ def messages_seen(value: Any, where: str) -> list[Event]:
     """What a model call saw: a message list, a prompt string, or the call's arguments
     ``{"messages": [...]}``, with the system prompt an Anthropic SDK call passes beside them
     (:func:`system_events`, the one reading of it the ``anthropic`` and ``chat-log`` readers share),
-    or a Responses API request (``instructions`` + ``input``: ``openai_responses.request_events``)."""
+    or a Responses API request (``instructions`` + ``input``: ``openai_responses.request_events``),
+    or its ``input`` alone, a list of Responses items (what the Agents SDK logs a call's input as)."""
     if value is None:
         return []
     if isinstance(value, str):
         return [Event(kind="user", content=value)]
+    if is_item_list(value):
+        value = {"input": value}
     if is_request(value) and "messages" not in value:
         return request_events(value, where)
     system: list[Event] = []
@@ -231,8 +235,9 @@ def first_generation(result: dict[str, Any], where: str) -> list[Event]:
 def replies_of(value: Any, where: str) -> list[Event]:
     """What a model call answered, as its events: a message, a Chat Completions response's first
     choice, a LangChain chat result's first generation, a Responses API response's output items
-    (``openai_responses.response_events``), or text; none when nothing was recorded (the
-    call failed before answering). An answer in which the provider ran a tool (a server tool's call
+    (``openai_responses.response_events``; a list of them alone, as the Agents SDK logs a
+    generation's ``output``), or text; none when nothing was recorded (the call failed before
+    answering). An answer in which the provider ran a tool (a server tool's call
     and result, then the words written after it) is a turn per step, as the same message is read
     where a later call's input holds it (:func:`events_of`): the shared reading of the answers of
     every traced call (LangSmith, Langfuse, MLflow, the Agents SDK)."""
@@ -240,6 +245,8 @@ def replies_of(value: Any, where: str) -> list[Event]:
         return []
     if isinstance(value, str):
         return [Event(kind="assistant", content=value)]
+    if is_item_list(value):
+        value = {"output": value}
     expect(value, dict, where)
     if "choices" in value:
         return first_choice(value, where)

@@ -18,7 +18,9 @@ compaction is the user line Claude Code writes after a ``compact_boundary``
 user speaking, so it is never a user turn (nor the task's prompt); it replaces every event before
 it. Sidechain lines
 (sub-agent transcripts) and runtime lines (``system``, hooks, snapshots) were never shown to
-this conversation's model; they are counted in ``extra_json`` instead of becoming events. Runtime
+this conversation's model (it saw a sub-agent's report only, as its ``Task`` call's result); they
+are counted in ``extra_json`` instead of becoming events. A sub-agent a ``Task`` call started is an
+episode of its own, linked to its parent and call (:meth:`ClaudeCodeAdapter._sub_agents`). Runtime
 lines that name no session (``file-history-snapshot``, ``permission-mode``) are counted with the
 session of the nearest entry before them (else after them). A rewound exchange stays in the file
 as a branch of the ``parentUuid`` tree: only the chain of the last entry is the conversation, the
@@ -37,6 +39,7 @@ the episode: its ``result`` text is the final answer, its ``subtype`` the termin
 from __future__ import annotations
 
 import bisect
+import json
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -67,6 +70,80 @@ SYNTHETIC_MODEL = "<synthetic>"
 """The model Claude Code names on assistant lines it wrote itself (API errors, interruptions)."""
 USER_REJECTED = "The user doesn't want to proceed with this tool use"
 """How Claude Code's tool result begins when the user refused the call at the permission prompt."""
+
+
+SUB_AGENT_TOOLS = ("Task", "Agent")
+"""Claude Code's tool that starts a sub-agent (``Task``; ``Agent`` in later releases)."""
+SIDECHAIN_MARKS = ("isSidechain", "agentId", "parent_tool_use_id")
+
+
+def _sidechains(lines: list[RawRecord]) -> dict[str, list[RawRecord]]:
+    """The session's sub-agent entries by sub-agent: a stream's by the ``Task`` call its
+    ``parent_tool_use_id`` names, a session file's sidechain by its ``agentId`` (2.x), else by the
+    uuid of the first entry of its ``parentUuid`` chain (1.x, inline); each entry read as the
+    sub-agent's own conversation sees it (the marks dropped)."""
+    entries = [
+        r
+        for r in lines
+        if isinstance(r.value, dict)
+        and (r.value.get("isSidechain") is True or isinstance(r.value.get("parent_tool_use_id"), str))
+    ]
+    by_uuid = {r.value["uuid"]: r.value for r in entries if isinstance(r.value.get("uuid"), str)}
+    groups: dict[str, list[RawRecord]] = {}
+    for line in entries:
+        key = line.value.get("parent_tool_use_id") or line.value.get("agentId")
+        if not isinstance(key, str):
+            node, seen = line.value, set()
+            while isinstance(parent := _parent_of(node), str) and parent in by_uuid and parent not in seen:
+                seen.add(parent)
+                node = by_uuid[parent]
+            key = str(node.get("uuid"))
+        own = {k: v for k, v in line.value.items() if k not in SIDECHAIN_MARKS}
+        groups.setdefault(key, []).append(RawRecord(line.line, line.json_path, value=own))
+    return groups
+
+
+def _started_agents(lines: list[RawRecord]) -> dict[str, str]:
+    """Call id -> the ``agentId`` its result names (a ``Task`` result's ``toolUseResult``, 2.x)."""
+    started = {}
+    for line in lines:
+        entry = line.value if isinstance(line.value, dict) else {}
+        result, message = entry.get("toolUseResult"), entry.get("message")
+        content = message.get("content") if isinstance(message, dict) else None
+        if (
+            not isinstance(result, dict)
+            or not isinstance(result.get("agentId"), str)
+            or not isinstance(content, list)
+        ):
+            continue
+        for block in content:
+            if (
+                isinstance(block, dict)
+                and block.get("type") == "tool_result"
+                and isinstance(block.get("tool_use_id"), str)
+            ):
+                started[block["tool_use_id"]] = result["agentId"]
+    return started
+
+
+def _prompt_key(arguments: str | None, groups: dict[str, list[RawRecord]]) -> str | None:
+    """The sidechain whose first entry is a user message saying the ``Task`` call's ``prompt``."""
+    try:
+        prompt = json.loads(arguments or "").get("prompt")
+    except (ValueError, AttributeError):
+        return None
+    for key, lines in groups.items():
+        first = lines[0].value
+        message = first.get("message") if first.get("type") == "user" else None
+        content = message.get("content") if isinstance(message, dict) else None
+        said = content if isinstance(content, str) else None
+        if isinstance(content, list):
+            said = "\n".join(
+                b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text"
+            )
+        if isinstance(prompt, str) and said == prompt:
+            return key
+    return None
 
 
 def _parent_of(entry: dict[str, Any]) -> Any:
@@ -351,6 +428,56 @@ class ClaudeCodeAdapter(Adapter):
         return RawRecord(parts[0].line, f"sessionId={sessions[0]}", value=value)
 
     def parse_all(self, record: RawRecord, src: SourceFile) -> list[Episode]:
+        """The session's episodes (:meth:`_conversations`), then each sub-agent a ``Task`` call of
+        theirs started (:meth:`_sub_agents`)."""
+        episodes = self._conversations(record, src)
+        return [*episodes, *self._sub_agents(record, src, episodes)]
+
+    def _sub_agents(self, record: RawRecord, src: SourceFile, parents: list[Episode]) -> list[Episode]:
+        """Each sub-agent's conversation (its sidechain entries: :func:`_sidechains`) that a
+        ``Task`` call of a parent episode started, as an episode of its own: its prompt is the
+        ``Task`` input's, its turns its own; never the parent's context (the parent saw only its
+        report, the call's result). It is linked to its call by the parent's result naming its
+        ``agentId`` (``toolUseResult.agentId``, Claude Code 2.x), by its messages naming the call
+        (a stream's ``parent_tool_use_id``), else by its prompt being the call's (1.x, whose inline
+        sidechains name no agent). A sidechain no call started (the
+        ``Warmup`` agents Claude Code 2.x writes) is no episode, still counted in the parent's
+        ``skipped_entries``. Lineage both ways: the sub-agent's ``extra_json.parent`` (episode and
+        call), the parent's ``extra_json.sub_agents``."""
+        groups = _sidechains(record.value["lines"])
+        if not groups:
+            return []
+        agents = _started_agents(record.value["lines"])
+        episodes = []
+        for parent in parents:
+            started = []
+            for call in (c for e in parent.events for c in e.tool_calls if c.name in SUB_AGENT_TOOLS):
+                key = agents.get(call.id or "") or (call.id if call.id in groups else None)
+                key = key or _prompt_key(call.arguments, groups)
+                lines = groups.pop(key, None) if key is not None else None
+                if lines is None:
+                    continue
+                sub = self._episode(
+                    RawRecord(
+                        lines[0].line,
+                        f"{parent.source_path}/agent-{key}",
+                        value={"session": record.value["session"], "lines": lines},
+                    ),
+                    src,
+                    None,
+                    set(),
+                )
+                sub.episode_id = f"{parent.episode_id}/agent-{key}"
+                sub.extra_json = canonical_json(
+                    {**sub.extra(), "parent": {"episode_id": parent.episode_id, "tool_call_id": call.id}}
+                )
+                started.append({"episode_id": sub.episode_id, "tool_call_id": call.id})
+                episodes.append(sub)
+            if started:
+                parent.extra_json = canonical_json({**parent.extra(), "sub_agents": started})
+        return episodes
+
+    def _conversations(self, record: RawRecord, src: SourceFile) -> list[Episode]:
         """One episode; or, for a session resumed twice from one point (:func:`_branches`), one
         per branch, each with what came before it: the branch of the last entry keeps the first
         session's id, the others are ``<id>/<k>`` (path ``<path>/<k>``), ``k`` the branch's number

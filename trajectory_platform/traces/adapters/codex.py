@@ -37,6 +37,7 @@ import json
 import re
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import (
@@ -91,17 +92,89 @@ def exit_code_of(output: str | None) -> int | None:
         metadata = value.get("metadata") if isinstance(value, dict) else None
         code = metadata.get("exit_code") if isinstance(metadata, dict) and "output" in value else None
         return code if isinstance(code, int) and not isinstance(code, bool) else None
+    header = _header(output)
+    if header is None:
+        return None
+    codes = [int(m.group(1)) for line in header for p in EXIT_CODE_LINES if (m := p.fullmatch(line))]
+    return codes[0] if len(codes) == 1 else None
+
+
+def _header(output: str) -> list[str] | None:
+    """The header lines Codex wrote before a command's ``Output:``, when every one is Codex's own
+    (:data:`EXIT_CODE_LINES`, :data:`HEADER_LINES`); ``None`` for any other text."""
     header, found, _ = output.partition(f"\n{OUTPUT_LINE}")
     if not found and not output.startswith(OUTPUT_LINE):
         return None
-    codes = []
-    for line in header.splitlines():
-        stated = next((m for p in EXIT_CODE_LINES if (m := p.fullmatch(line))), None)
-        if stated is not None:
-            codes.append(int(stated.group(1)))
-        elif not HEADER_LINES.fullmatch(line):
-            return None
-    return codes[0] if len(codes) == 1 else None
+    lines = header.splitlines() if found else []
+    ok = all(
+        HEADER_LINES.fullmatch(line) or any(p.fullmatch(line) for p in EXIT_CODE_LINES) for line in lines
+    )
+    return lines if ok else None
+
+
+RUNNING = re.compile(r"Process running with session ID (\S+)")
+"""The header line of a command still running when its call returned: the session later
+``write_stdin`` calls feed and poll (unified exec)."""
+EXEC_TOOL = "exec_command"
+STDIN_TOOL = "write_stdin"
+
+
+def _session_of(output: str | None) -> str | None:
+    """The session id a command's output says it still runs in (read from Codex's header only)."""
+    header = _header(output) if output else None
+    return next((m.group(1) for line in header or [] if (m := RUNNING.fullmatch(line))), None)
+
+
+@dataclass
+class CommandSession:
+    """One command's run across calls: the ``exec_command`` that started it, the ``write_stdin``
+    calls that fed or polled it, its exit code (``None`` while the log shows it running)."""
+
+    session_id: str
+    command: str
+    writes: list[str] = field(default_factory=list)
+    exit_code: int | None = None
+
+
+def _link_command_sessions(events: list[Event]) -> list[CommandSession]:
+    """Each ``exec_command`` whose command outlived its call (:data:`RUNNING`) and the
+    ``write_stdin`` calls that fed or polled its session (by their ``session_id``, in order, until an
+    answer says the process exited): one command's run, which replay and verification read as one
+    (``extra_json.command_sessions``). The exit is the command's: its code and status go on the
+    ``exec_command``'s result, and the write that saw it succeeded (its status ``ok``, no exit code
+    of its own). A write to a session the log never started (a resumed session's) is left as read."""
+    calls = {c.id: c for e in events for c in e.tool_calls if c.id}
+    command_results: dict[str, Event] = {}
+    running: dict[str, CommandSession] = {}
+    sessions: list[CommandSession] = []
+    for event in events:
+        call = calls.get(event.tool_call_id or "") if event.kind == "tool" else None
+        if call is None or call.id is None:
+            continue
+        if call.name == EXEC_TOOL and (session_id := _session_of(event.content)) is not None:
+            running[session_id] = CommandSession(session_id, call.id)
+            sessions.append(running[session_id])
+            command_results[call.id] = event
+        elif call.name == STDIN_TOOL and (session := running.get(_fed_session(call.arguments))) is not None:
+            session.writes.append(call.id)
+            if event.exit_code is None:
+                continue
+            session.exit_code = event.exit_code
+            command = command_results[session.command]
+            command.exit_code, command.status = event.exit_code, event.status
+            event.exit_code, event.status = None, "ok"
+            del running[session.session_id]
+    return sorted(sessions, key=lambda s: s.command)
+
+
+def _fed_session(arguments: str | None) -> str:
+    """The ``session_id`` a ``write_stdin`` call names, as text (Codex writes a number)."""
+    try:
+        value = json.loads(arguments or "")
+    except ValueError:
+        return ""
+    session_id = value.get("session_id") if isinstance(value, dict) else None
+    return str(session_id) if isinstance(session_id, int | str) and not isinstance(session_id, bool) else ""
 
 
 def _take_exit_codes(events: list[Event]) -> None:
@@ -205,6 +278,7 @@ class CodexAdapter(Adapter):
         episode.events = turns.events
         name_tool_results(episode.events)
         _take_exit_codes(episode.events)
+        sessions = _link_command_sessions(episode.events)
         episode.task.prompt = next(
             (
                 e.content
@@ -219,6 +293,8 @@ class CodexAdapter(Adapter):
             extra["git"] = git
         if skipped:
             extra["skipped_entries"] = dict(sorted(skipped.items()))
+        if sessions:
+            extra["command_sessions"] = [asdict(session) for session in sessions]
         episode.extra_json = canonical_json(extra) if extra else None
         if not any(e.kind == "assistant" for e in episode.events):
             raise RecordError("no model turn", "the session holds no response item the model wrote")

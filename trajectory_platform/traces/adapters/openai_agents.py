@@ -17,9 +17,12 @@ The agent span's ``tools`` name the tools (the trace records no schemas). A root
 ``error`` (a run that hit its turn limit or a guardrail) ends the episode ``error``; the last
 answer, when it calls no tool, is the final answer.
 
-A trace whose model calls are all ``response`` spans (the Responses API) cannot become an episode:
-the SDK exports such a span with its response id only, not what the model saw or said; it is a
-``no model messages`` reject saying so. The task a trace ran against is its ``metadata.task_id``
+A Responses model's ``generation`` output is the answer's Responses items (a tool the API ran is
+the call and its result, the message after it a turn of its own: ``chat_payloads.replies_of``). A
+``response`` span is a model call where a processor kept its request and response (the JS SDK's
+``_input`` / ``_response``); the SDK's own export holds its response id only, so a trace whose
+model calls are all such bare ``response`` spans cannot become an episode: it is a ``no model
+messages`` reject saying so. The task a trace ran against is its ``metadata.task_id``
 (``RunConfig(trace_metadata=...)``; or ``environment_id``, ``instance_id``).
 """
 
@@ -50,6 +53,7 @@ from trajectory_platform.traces.adapters.call_trace import (
 )
 from trajectory_platform.traces.adapters.chat_payloads import messages_seen, replies_of
 from trajectory_platform.traces.adapters.openai import choice_taken
+from trajectory_platform.traces.adapters.openai_responses import is_item_list
 from trajectory_platform.traces.record import Episode, ToolSpec
 
 TASK_ID_SOURCE = (
@@ -81,10 +85,42 @@ def _kind(span: dict[str, Any]) -> Any:
     return span["span_data"].get("type")
 
 
-def _call(span: dict[str, Any], where: str) -> ModelCall:
+RESPONSE_KEYS = (("_input", "_response"), ("input", "response"))
+"""Where a ``response`` span keeps what the call saw and answered, when a processor writes them: the
+JS SDK's ``_input`` / ``_response`` ("helpful for other tracing providers"; its own exporter drops
+them), the Python SDK's ``input`` / ``response`` attributes."""
+
+
+def _call_data(span: dict[str, Any]) -> dict[str, Any] | None:
+    """A model call's ``input``, ``output``, ``model``, ``model_config`` and ``usage``: a
+    ``generation`` span's own, or a ``response`` span's request and Responses API response where
+    it kept them (:data:`RESPONSE_KEYS`); ``None`` for other spans and a response id alone."""
     data = span["span_data"]
-    output = data.get("output")
-    reply = output[-1] if isinstance(output, list) and output else None
+    if data.get("type") == "generation":
+        return data
+    if data.get("type") != "response":
+        return None
+    for seen, said in RESPONSE_KEYS:
+        response = data.get(said)
+        if isinstance(response, dict):
+            return {
+                "input": data.get(seen),
+                "output": response,
+                "model": response.get("model"),
+                "model_config": {},
+                "usage": response.get("usage"),
+            }
+    return None
+
+
+def _call(data: dict[str, Any], ended_at: Any, where: str) -> ModelCall:
+    """One model call. A ``generation`` span's ``output`` is the messages the model answered (the
+    last is the answer), or, for a Responses model, the answer's Responses items (reasoning, a tool
+    the API ran with its result, the message after it: all of them the answer); a ``response``
+    span's is the response."""
+    reply = data.get("output")
+    if isinstance(reply, list) and not is_item_list(reply):
+        reply = reply[-1] if reply else None
     call = ModelCall.answering(
         messages_seen(data.get("input"), f"{where}.input"),
         replies_of(reply, f"{where}.output"),
@@ -92,7 +128,7 @@ def _call(span: dict[str, Any], where: str) -> ModelCall:
     )
     answer = call.answer
     if answer is not None:
-        answer.timestamp = timestamp_of(span.get("ended_at"), f"{where}.ended_at")
+        answer.timestamp = timestamp_of(ended_at, f"{where}.ended_at")
         usage = object_field(data, "usage")
         answer.input_tokens = answer.input_tokens or usage.get("input_tokens")
         answer.output_tokens = answer.output_tokens or usage.get("output_tokens")
@@ -149,7 +185,7 @@ class OpenAIAgentsAdapter(Adapter):
             enumerate(record.value["spans"]), key=lambda p: (str(p[1].get("started_at") or ""), p[0])
         )
         spans = [span for _, span in numbered]
-        generations = [(i, s) for i, s in enumerate(spans) if _kind(s) == "generation"]
+        generations = [(i, d) for i, s in enumerate(spans) if (d := _call_data(s)) is not None]
         responses = sum(1 for s in spans if _kind(s) == "response")
         if not generations and responses:
             raise RecordError(
@@ -157,7 +193,7 @@ class OpenAIAgentsAdapter(Adapter):
                 f"its {responses} model call(s) are Responses API `response` spans, which the SDK "
                 "exports with a response id only; trace a Chat Completions model to log what it saw",
             )
-        calls = [_call(s, f"spans[{i}].span_data") for i, s in generations]
+        calls = [_call(d, spans[i].get("ended_at"), f"spans[{i}].span_data") for i, d in generations]
         runs = [
             ToolRun(None, s["span_data"].get("name"), s.get("error") is not None)
             for s in spans
@@ -171,8 +207,8 @@ class OpenAIAgentsAdapter(Adapter):
         )
         for conversation in conversations:
             episode = conversation.episode
-            chosen = generations[conversation.chosen][1]["span_data"]
-            ordered = [chosen, *(s["span_data"] for _, s in generations)]
+            chosen = generations[conversation.chosen][1]
+            ordered = [chosen, *(d for _, d in generations)]
             episode.lineage.model = optional_str(
                 next((d["model"] for d in ordered if d.get("model")), None), "model"
             )

@@ -76,9 +76,9 @@ from trajectory_platform.traces.adapters.otel_messages import (
     Message,
     ai_sdk_messages,
     json_attr,
-    message_of_parts,
     messages_of_event,
     messages_of_indexed,
+    messages_of_parts,
     task_id_of_span,
     text_of_value,
     tool_definitions,
@@ -171,8 +171,16 @@ class Span:
                 Message("system", text=text_of_value(p.get("content")) if p.get("type") == "text" else None)
                 for p in json_attr(self.attrs.get("gen_ai.system_instructions")) or []
             ]
-            inputs = [message_of_parts(m) for m in json_attr(self.attrs.get("gen_ai.input.messages")) or []]
-            outputs = [message_of_parts(m) for m in json_attr(self.attrs.get("gen_ai.output.messages")) or []]
+            inputs = [
+                m
+                for raw in json_attr(self.attrs.get("gen_ai.input.messages")) or []
+                for m in messages_of_parts(raw)
+            ]
+            outputs = [
+                m
+                for raw in json_attr(self.attrs.get("gen_ai.output.messages")) or []
+                for m in messages_of_parts(raw)
+            ]
             return system + inputs, outputs
         if (sdk := ai_sdk_messages(self.attrs)) is not None:
             return sdk
@@ -442,8 +450,9 @@ class _Builder:
         output_indices = []
         for message in outputs:
             event = _event_of(message)
-            event.input_tokens = span.attrs.get("gen_ai.usage.input_tokens")
-            event.output_tokens = span.attrs.get("gen_ai.usage.output_tokens")
+            if not message.step:
+                event.input_tokens = span.attrs.get("gen_ai.usage.input_tokens")
+                event.output_tokens = span.attrs.get("gen_ai.usage.output_tokens")
             event.timestamp = span.timestamp
             output_indices.append(self._append(event))
         manifest = DeliveredInput(
@@ -507,4 +516,5 @@ def _event_of(message: Message) -> Event:
         tool_calls=list(message.calls),
         tool_call_id=message.call_id,
         finish_reason=message.finish_reason,
+        status=message.status,
     )

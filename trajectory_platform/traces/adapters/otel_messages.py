@@ -10,7 +10,14 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from trajectory_platform.traces.adapters.base import TASK_ID_KEYS, RecordError, arguments_text, task_id_of
+from trajectory_platform.traces.adapters.anthropic_results import is_result_block, result_event
+from trajectory_platform.traces.adapters.base import (
+    TASK_ID_KEYS,
+    RecordError,
+    arguments_text,
+    optional_str,
+    task_id_of,
+)
 from trajectory_platform.traces.adapters.bedrock import converse_events, converse_text, is_converse_blocks
 from trajectory_platform.traces.adapters.content_parts import parts_in_text, piece_of, pieces_of
 from trajectory_platform.traces.drops import named
@@ -45,6 +52,11 @@ class Message:
     calls: list[ToolCall] = field(default_factory=list)
     call_id: str | None = None
     finish_reason: str | None = None
+    status: str | None = None
+    """A tool message's status where the message says it (a provider-run tool's failed run)."""
+    step: bool = False
+    """A message of an answer before its last turn (the provider ran a tool within it): the call's
+    usage is the last turn's."""
 
     def key(self) -> tuple:
         return (self.role, self.text, self.call_id, tuple((c.id, c.name, c.arguments) for c in self.calls))
@@ -56,15 +68,36 @@ def text_of_value(value: Any) -> str | None:
     return canonical_json(value)
 
 
-def message_of_parts(raw: dict[str, Any]) -> Message:
-    """A newer-layout ChatMessage / OutputMessage (``role`` + ``parts``)."""
+SERVER_CALL = "server_tool_call"
+SERVER_RESULT = "server_tool_call_response"
+"""The conventions' parts (>= 1.37) for a tool the provider ran within the call (web search, code
+interpreter, file search, an MCP server's tool): ``{"type": "server_tool_call", "id", "name",
+"server_tool_call": {"type", ...}}`` and ``{"type": "server_tool_call_response", "id",
+"server_tool_call_response": {"type", ...}}``, each payload in the provider's own shape."""
+FAILED_STATUSES = frozenset({"failed", "error", "incomplete"})
+
+
+def messages_of_parts(raw: dict[str, Any]) -> list[Message]:
+    """A newer-layout ChatMessage / OutputMessage (``role`` + ``parts``), as its messages: one, or,
+    where the provider ran a tool within an assistant's turn (:data:`SERVER_RESULT`), the turn up to
+    its call, the result (a tool message), then the words after it as a turn of their own (written
+    after the model saw the result, as every other reader reads them); the finish reason on the last."""
     role = raw.get("role")
     if not isinstance(role, str) or role not in ("system", "user", "assistant", "tool"):
         raise RecordError("unknown role", f"GenAI message role {named(role)}")
-    message = Message(role=role, finish_reason=raw.get("finish_reason"))
-    texts, thoughts = [], []
+    messages = [Message(role=role)]
+    texts: list[str] = []
+    thoughts: list[str] = []
+
+    def close() -> None:
+        messages[-1].text = "\n".join(texts) if texts else None
+        messages[-1].reasoning = "\n".join(thoughts) if thoughts else None
+        texts.clear()
+        thoughts.clear()
+
     for index, part in enumerate(raw.get("parts") or []):
         kind = part.get("type")
+        message = messages[-1]
         if kind == "text":
             texts.append(part.get("content") or "")
         elif kind == "reasoning":
@@ -73,6 +106,15 @@ def message_of_parts(raw: dict[str, Any]) -> Message:
             message.calls.append(
                 ToolCall(part.get("id"), part.get("name"), arguments_text(part.get("arguments")))
             )
+        elif kind == SERVER_CALL:
+            message.calls.append(_server_call(part, f"GenAI message part {index}"))
+        elif kind == SERVER_RESULT and role == "assistant":
+            close()
+            messages += [_server_result(part, f"GenAI message part {index}"), Message(role)]
+        elif kind == SERVER_RESULT:  # a tool message answering a call the provider ran
+            result = _server_result(part, f"GenAI message part {index}")
+            message.role, message.call_id, message.status = "tool", result.call_id, result.status
+            texts.append(result.text or "")
         else:  # a tool call response (its ``response``, or ``result`` as Pydantic AI writes it), media, ...
             for piece, value in piece_of(part, f"GenAI message part {index}"):
                 if piece == "result":
@@ -82,9 +124,56 @@ def message_of_parts(raw: dict[str, Any]) -> Message:
                     message.calls.append(value)
                 else:
                     (thoughts if piece == "reasoning" else texts).append(value)
-    message.text = "\n".join(texts) if texts else None
-    message.reasoning = "\n".join(thoughts) if thoughts else None
-    return message
+    close()
+    last = messages[-1]
+    if len(messages) > 1 and last.text is None and last.reasoning is None and not last.calls:
+        messages.pop()  # the turn ended with the provider's result: the model wrote nothing after it
+        last = messages[-2]
+    for message in messages:
+        message.step = message is not last
+    last.finish_reason = raw.get("finish_reason")
+    return messages
+
+
+def _payload(part: dict[str, Any], key: str, where: str) -> dict[str, Any]:
+    payload = part.get(key)
+    if not isinstance(payload, dict):
+        raise RecordError("wrong type", f"{where}.{key} is {type(payload).__name__}, expected object")
+    return payload
+
+
+def _server_call(part: dict[str, Any], where: str) -> ToolCall:
+    """A :data:`SERVER_CALL` part: the tool named by the part (else its payload's type), its
+    arguments the payload's ``arguments`` where it writes them, else the payload's other fields."""
+    payload = _payload(part, SERVER_CALL, where)
+    arguments = payload.get("arguments", {k: v for k, v in payload.items() if k != "type"})
+    name = part.get("name") if part.get("name") is not None else payload.get("type")
+    return ToolCall(
+        optional_str(part.get("id"), f"{where}.id"),
+        optional_str(name, f"{where}.name"),
+        arguments_text(arguments),
+    )
+
+
+def _server_result(part: dict[str, Any], where: str) -> Message:
+    """A :data:`SERVER_RESULT` part as the tool message answering its call: an Anthropic result block
+    (its type ends in ``_tool_result``) read as the Messages reader reads it (a search hit's title
+    and address, its page marked encrypted; a run's output and exit code), else the payload's
+    ``output`` / ``result`` text, else its fields as JSON; a failed run (``is_error``, a failed
+    ``status``, an ``error``) is an ``error`` result."""
+    payload = _payload(part, SERVER_RESULT, where)
+    call_id = optional_str(part.get("id"), f"{where}.id")
+    if is_result_block(payload):
+        event = result_event({**payload, "tool_use_id": call_id}, f"{where}.{SERVER_RESULT}", None)
+        return Message("tool", text=event.content, call_id=call_id, status=event.status)
+    said = next((payload[k] for k in ("output", "result") if isinstance(payload.get(k), str)), None)
+    text = said if said is not None else canonical_json({k: v for k, v in payload.items() if k != "type"})
+    failed = (
+        payload.get("is_error") is True
+        or payload.get("status") in FAILED_STATUSES
+        or payload.get("error") is not None
+    )
+    return Message("tool", text=text, call_id=call_id, status="error" if failed else "ok")
 
 
 def messages_of_text_parts(message: Message, where: str) -> list[Message]:
