@@ -6,6 +6,8 @@ and the ordinary setting keeps every guard of the sandbox."""
 
 from __future__ import annotations
 
+import resource
+
 import pytest
 from _verify_factory import FIXED_OPS, fixed_files, make_fixture
 from _worker_fact_cases import DEV_TELLS
@@ -129,8 +131,20 @@ def test_facts():
         host_etc = "visible"
     except OSError:
         host_etc = "hidden"
-    facts = [os.getpid() < 50, resource.getrlimit(resource.RLIMIT_FSIZE)[0], os.getuid(), network, host_etc,
-             os.path.isdir("/workspace"), os.getcwd(), sorted(os.listdir("/tmp"))[:1], os.uname().nodename]
+    read_end, write_end = os.pipe()
+    forks = 0
+    try:
+        while forks < 200:
+            if os.fork() == 0:
+                os.close(write_end)
+                os.read(read_end, 1)  # until the worker ends
+                os._exit(0)
+            forks += 1
+    except OSError:
+        pass
+    facts = [os.getpid(), os.getppid(), resource.getrlimit(resource.RLIMIT_NPROC)[0], forks,
+             os.getuid(), os.getgid(), network, host_etc, os.path.isdir("/workspace"), os.getcwd(),
+             sorted(os.listdir("/tmp"))[:1], os.uname().nodename]
     assert False, repr(facts)
 """
 
@@ -140,9 +154,14 @@ def test_the_ordinary_setting_keeps_every_guard_of_the_sandbox():
     with Workspace({"tests/test_facts.py": FACTS}) as ws:
         run = run_tests_in(ws.root, ids=["tests/test_facts.py::test_facts"], profile=profile)
     message = run.results["tests/test_facts.py::test_facts"]["message"]
-    small_pid, file_limit, uid, network, host_etc, oracle_folder, cwd, tmp, host = eval(
+    pid, ppid, process_limit, forks, uid, gid, network, host_etc, oracle_folder, cwd, tmp, host = eval(
         message.removeprefix("AssertionError: ")
     )
-    assert small_pid and file_limit == 16 << 20 and network == "down" and host_etc == "hidden"
-    assert uid != 0 and not oracle_folder and cwd == profile.workspace
+    assert network == "down" and host_etc == "hidden" and not oracle_folder and cwd == profile.workspace
     assert tmp and host == profile.hostname
+    # What the processes see is a plain program's (session 46): the drawn ids, process ids above
+    # the drawn floor, the process limit they inherited; the process budget still binds.
+    assert uid == gid == profile.user_id and pid > ppid > profile.pid_floor
+    assert process_limit == resource.getrlimit(resource.RLIMIT_NPROC)[0]
+    assert forks < isolation.PROCESS_BUDGET
+

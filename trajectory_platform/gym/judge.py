@@ -244,7 +244,7 @@ class JudgeServer:
         spec = [
             f"workspace={view.workspace_path}",
             f"memory_bytes={profile.memory_bytes if profile is not None else MEMORY_LIMIT_BYTES}",
-            f"file_bytes={FILE_SIZE_LIMIT_BYTES}",
+            f"file_bytes={FILE_SIZE_LIMIT_BYTES if profile is None else ''}",
             f"max_files={profile.open_files if profile is not None else isolation.OPEN_FILES}",
             f"max_processes={view.max_processes or ''}",
             f"drop_uid={view.drop_uid}",
@@ -252,6 +252,8 @@ class JudgeServer:
             f"scratch={','.join(isolation.SCRATCH_FOLDERS) if view.own_pid_namespace else ''}",
             f"scratch_kept={','.join(setting_folders)}",
             f"ordinary={int(profile is not None)}",
+            f"shown_id={profile.user_id if profile is not None else ''}",
+            f"pid_floor={profile.pid_floor if profile is not None else ''}",
         ]
         (private / "spec.txt").write_text("\n".join(spec) + "\n", encoding="utf-8")
         (private / "final_answer.txt").write_text("", encoding="utf-8")
