@@ -16,6 +16,7 @@ from trajectory_platform.curation.verify.differential import judge_outcomes
 from trajectory_platform.gym import isolation
 from trajectory_platform.gym.differential import run_differential
 from trajectory_platform.gym.judge import run_tests_in
+from trajectory_platform.gym.library import build_library
 from trajectory_platform.gym.oracle import run_oracle
 from trajectory_platform.gym.sandbox import MEMORY_LIMIT_BYTES, Workspace
 
@@ -165,3 +166,13 @@ def test_the_ordinary_setting_keeps_every_guard_of_the_sandbox():
     assert process_limit == resource.getrlimit(resource.RLIMIT_NPROC)[0]
     assert forks < isolation.PROCESS_BUDGET
 
+
+def test_the_cases_that_read_the_final_answer_still_read_the_run_s_own():
+    """A drawn setting's judge leaves ``GYM_FINAL_ANSWER`` out of the environment (session 46); the
+    cases of a sealed module that reads the answer get it while each is evaluated, the reference's
+    answer in its run and the candidate's in its own: a report naming the wrong function disagrees."""
+    fixture = next(f for f in build_library(0) if f.domain == "diagnostic_report")
+    assert fixture.reference_answer
+    outcomes = run_differential(fixture, fixture.reference_files, final_answer="the fault is elsewhere")
+    read = [o.verdict for o in outcomes if "_answer()" in o.case.expression]
+    assert read and set(read) == {"disagree"}
