@@ -7,6 +7,7 @@ and the ordinary setting keeps every guard of the sandbox."""
 from __future__ import annotations
 
 import resource
+from dataclasses import replace
 
 import pytest
 from _verify_factory import FIXED_OPS, fixed_files, make_fixture
@@ -16,7 +17,6 @@ from trajectory_platform.curation.verify.differential import judge_outcomes
 from trajectory_platform.gym import isolation
 from trajectory_platform.gym.differential import run_differential
 from trajectory_platform.gym.judge import run_tests_in
-from trajectory_platform.gym.library import build_library
 from trajectory_platform.gym.oracle import run_oracle
 from trajectory_platform.gym.sandbox import MEMORY_LIMIT_BYTES, Workspace
 
@@ -49,10 +49,10 @@ SETTING_TELLS = {
     "no_checkout_here": "not os.path.isdir('.git')",
     "no_checkout_around_the_module": "not (pathlib.Path(__file__).parents[1] / '.git').exists()",
     # Facts of the judge's worker process itself (session 45): its collector, its interpreter's
-    # flags and its ``argv`` were the oracle's in the differential run too. One development form of
-    # each, from the generator (``_worker_fact_cases.py``); ``tests/gym/test_ordinary_worker_facts.py``
-    # holds the whole class.
-    **{f"worker_{fact}": DEV_TELLS[fact][0] for fact in ("gc_threshold", "flags", "argv")},
+    # flags and its ``argv`` were the oracle's in the differential run too; and its uid, the leased
+    # one (session 46). One development form of each, from the generator (``_worker_fact_cases.py``);
+    # ``tests/gym/test_ordinary_worker_facts.py`` holds the whole class.
+    **{f"worker_{fact}": DEV_TELLS[fact][0] for fact in ("gc_threshold", "flags", "argv", "ids")},
 }
 
 
@@ -167,12 +167,32 @@ def test_the_ordinary_setting_keeps_every_guard_of_the_sandbox():
     assert forks < isolation.PROCESS_BUDGET
 
 
+REPORT = """
+import os
+from pathlib import Path
+
+
+def _answer():
+    path = os.environ.get("GYM_FINAL_ANSWER")
+    return Path(path).read_text(encoding="utf-8") if path else ""
+
+
+def test_report():
+    assert _answer().strip() == "add subtracted"
+"""
+"""A sealed test of the answer, as the library's report fixtures read it (``gym/library.py``)."""
+
+
 def test_the_cases_that_read_the_final_answer_still_read_the_run_s_own():
     """A drawn setting's judge leaves ``GYM_FINAL_ANSWER`` out of the environment (session 46); the
     cases of a sealed module that reads the answer get it while each is evaluated, the reference's
-    answer in its run and the candidate's in its own: a report naming the wrong function disagrees."""
-    fixture = next(f for f in build_library(0) if f.domain == "diagnostic_report")
-    assert fixture.reference_answer
-    outcomes = run_differential(fixture, fixture.reference_files, final_answer="the fault is elsewhere")
-    read = [o.verdict for o in outcomes if "_answer()" in o.case.expression]
-    assert read and set(read) == {"disagree"}
+    answer in its run and the candidate's in its own: the reference's agrees, another disagrees."""
+    fixture = replace(
+        CALC,
+        sealed_tests={**CALC.sealed_tests, "tests/test_report.py": REPORT},
+        fail_to_pass=[*CALC.fail_to_pass, "tests/test_report.py::test_report"],
+        reference_answer="add subtracted",
+    )
+    for answer, verdict in (("add subtracted", "agree"), ("mul is broken", "disagree")):
+        outcomes = run_differential(fixture, fixed_files(), final_answer=answer)
+        assert {o.verdict for o in outcomes if "_answer" in o.case.expression} == {verdict}
