@@ -117,8 +117,8 @@ def test_the_setting_is_drawn_from_the_episode_and_varies_between_episodes():
         assert profile.memory_bytes > MEMORY_LIMIT_BYTES
 
 
-FACTS = """
-import os, resource, socket
+FACTS = r"""
+import os, re, resource, socket, subprocess
 
 
 def test_facts():
@@ -132,6 +132,12 @@ def test_facts():
         host_etc = "visible"
     except OSError:
         host_etc = "hidden"
+    def status(pid, field):  # through a program: the judge's worker ends on opening /proc itself
+        text = subprocess.run(["cat", f"/proc/{pid}/status"], capture_output=True, text=True).stdout
+        return re.search(field + r":\s+(\w+)", text).group(1)
+
+    first = status(os.getppid(), "PPid")  # the judge's parent: the namespace's first process
+    first_capabilities = int(status(first, "CapEff"), 16)
     read_end, write_end = os.pipe()
     forks = 0
     try:
@@ -143,8 +149,8 @@ def test_facts():
             forks += 1
     except OSError:
         pass
-    facts = [os.getpid(), os.getppid(), resource.getrlimit(resource.RLIMIT_NPROC)[0], forks,
-             os.getuid(), os.getgid(), network, host_etc, os.path.isdir("/workspace"), os.getcwd(),
+    facts = [first_capabilities, os.getpid(), os.getppid(), resource.getrlimit(resource.RLIMIT_NPROC)[0],
+             forks, os.getuid(), os.getgid(), network, host_etc, os.path.isdir("/workspace"), os.getcwd(),
              sorted(os.listdir("/tmp"))[:1], os.uname().nodename]
     assert False, repr(facts)
 """
@@ -155,16 +161,29 @@ def test_the_ordinary_setting_keeps_every_guard_of_the_sandbox():
     with Workspace({"tests/test_facts.py": FACTS}) as ws:
         run = run_tests_in(ws.root, ids=["tests/test_facts.py::test_facts"], profile=profile)
     message = run.results["tests/test_facts.py::test_facts"]["message"]
-    pid, ppid, process_limit, forks, uid, gid, network, host_etc, oracle_folder, cwd, tmp, host = eval(
-        message.removeprefix("AssertionError: ")
-    )
+    (
+        first_capabilities,
+        pid,
+        ppid,
+        process_limit,
+        forks,
+        uid,
+        gid,
+        network,
+        host_etc,
+        oracle_folder,
+        cwd,
+        tmp,
+        host,
+    ) = eval(message.removeprefix("AssertionError: "))
     assert network == "down" and host_etc == "hidden" and not oracle_folder and cwd == profile.workspace
     assert tmp and host == profile.hostname
     # What the processes see is a plain program's (session 46): the drawn ids, process ids above
-    # the drawn floor, the process limit they inherited; the process budget still binds.
+    # the drawn floor, the process limit they inherited; the process budget still binds, and the
+    # namespace's first process, which waits for the judge, holds no capability.
     assert uid == gid == profile.user_id and pid > ppid > profile.pid_floor
     assert process_limit == resource.getrlimit(resource.RLIMIT_NPROC)[0]
-    assert forks < isolation.PROCESS_BUDGET
+    assert forks < isolation.PROCESS_BUDGET and first_capabilities == 0
 
 
 REPORT = """

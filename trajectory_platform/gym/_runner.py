@@ -1066,17 +1066,22 @@ def judge(spec_path: str) -> None:
     os._exit(0)  # skip the interpreter's teardown (ms per judge)
 
 
+_OVERFLOW_ID = 65534
+"""``nobody``: the uid and gid the waiting first process of a drawn setting's sandbox drops to."""
+
+
 def _raised_pids(spec: dict[str, str]) -> None:
-    """Process ids of plausible size for a judge that shows a drawn setting: before anything else,
-    as root in the sandbox's own PID namespace, set the namespace's last id to the setting's
-    ``pid_floor`` and go on in a fork (the judge, and so every worker and its parent, then has an
-    id above it); this process, the namespace's first after bubblewrap, stays root and only waits
-    for the judge, so that the sandbox lives as long as it does (bubblewrap ends the namespace
-    when its first process ends). It holds no descriptor, and the judge's uid cannot signal it.
-    A fresh namespace numbers from 2 (the judge) and 3 (its first worker): ``os.getppid() < 10``
-    held in the oracle's worker and in a differential run alike (session 46); the judge also starts
-    a session of its own, so the workers' process group and session are its id, not 2. Nothing to do without
-    root or a namespace of its own, or where the kernel refuses the write."""
+    """Process ids of plausible size for a judge that shows a drawn setting. A fresh PID namespace
+    numbers from 2 (the judge) and 3 (its first worker): ``os.getppid() < 10`` held in the oracle's
+    worker and in a differential run alike (session 46). So, before anything else, as root in the
+    sandbox's own namespace, this sets the namespace's last id to the setting's ``pid_floor`` and
+    goes on in a fork: the judge, every worker and its parent then have ids above it, and the judge
+    starts a session of its own (the workers' process group and session are its id, not 2). This
+    process, the namespace's first after bubblewrap, only waits for the judge, so that the sandbox
+    lives as long as it does (bubblewrap ends the namespace when its first process ends). It holds
+    no descriptor and no capability: it waits as ``nobody`` (:data:`_OVERFLOW_ID`), which neither the
+    judge's uid nor workspace code can signal. Nothing to do without root or a namespace of its own,
+    or where the kernel refuses the write."""
     floor = spec.get("pid_floor") or ""
     if not floor.isdigit() or spec.get("own_pid_namespace") != "1" or os.geteuid() != 0:
         return
@@ -1090,6 +1095,9 @@ def _raised_pids(spec: dict[str, str]) -> None:
         os.setsid()  # its session and group its own id, not the namespace's 2 (os.getpgrp, getsid)
         return
     os.closerange(0, 1 << 16)
+    os.setgroups([])
+    os.setresgid(_OVERFLOW_ID, _OVERFLOW_ID, _OVERFLOW_ID)
+    os.setresuid(_OVERFLOW_ID, _OVERFLOW_ID, _OVERFLOW_ID)  # every capability goes with root
     code = os.waitstatus_to_exitcode(os.waitpid(judge_pid, 0)[1])
     os._exit(code if code >= 0 else 128 - code)
 
