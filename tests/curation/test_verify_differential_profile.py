@@ -6,6 +6,9 @@ and the ordinary setting keeps every guard of the sandbox."""
 
 from __future__ import annotations
 
+import resource
+from dataclasses import replace
+
 import pytest
 from _verify_factory import FIXED_OPS, fixed_files, make_fixture
 from _worker_fact_cases import DEV_TELLS
@@ -46,10 +49,10 @@ SETTING_TELLS = {
     "no_checkout_here": "not os.path.isdir('.git')",
     "no_checkout_around_the_module": "not (pathlib.Path(__file__).parents[1] / '.git').exists()",
     # Facts of the judge's worker process itself (session 45): its collector, its interpreter's
-    # flags and its ``argv`` were the oracle's in the differential run too. One development form of
-    # each, from the generator (``_worker_fact_cases.py``); ``tests/gym/test_ordinary_worker_facts.py``
-    # holds the whole class.
-    **{f"worker_{fact}": DEV_TELLS[fact][0] for fact in ("gc_threshold", "flags", "argv")},
+    # flags and its ``argv`` were the oracle's in the differential run too; and its uid, the leased
+    # one (session 46). One development form of each, from the generator (``_worker_fact_cases.py``);
+    # ``tests/gym/test_ordinary_worker_facts.py`` holds the whole class.
+    **{f"worker_{fact}": DEV_TELLS[fact][0] for fact in ("gc_threshold", "flags", "argv", "ids")},
 }
 
 
@@ -114,8 +117,8 @@ def test_the_setting_is_drawn_from_the_episode_and_varies_between_episodes():
         assert profile.memory_bytes > MEMORY_LIMIT_BYTES
 
 
-FACTS = """
-import os, resource, socket
+FACTS = r"""
+import os, re, resource, socket, subprocess
 
 
 def test_facts():
@@ -129,8 +132,26 @@ def test_facts():
         host_etc = "visible"
     except OSError:
         host_etc = "hidden"
-    facts = [os.getpid() < 50, resource.getrlimit(resource.RLIMIT_FSIZE)[0], os.getuid(), network, host_etc,
-             os.path.isdir("/workspace"), os.getcwd(), sorted(os.listdir("/tmp"))[:1], os.uname().nodename]
+    def status(pid, field):  # through a program: the judge's worker ends on opening /proc itself
+        text = subprocess.run(["cat", f"/proc/{pid}/status"], capture_output=True, text=True).stdout
+        return re.search(field + r":\s+(\w+)", text).group(1)
+
+    first = status(os.getppid(), "PPid")  # the judge's parent: the namespace's first process
+    first_capabilities = int(status(first, "CapEff"), 16)
+    read_end, write_end = os.pipe()
+    forks = 0
+    try:
+        while forks < 200:
+            if os.fork() == 0:
+                os.close(write_end)
+                os.read(read_end, 1)  # until the worker ends
+                os._exit(0)
+            forks += 1
+    except OSError:
+        pass
+    facts = [first_capabilities, os.getpid(), os.getppid(), resource.getrlimit(resource.RLIMIT_NPROC)[0],
+             forks, os.getuid(), os.getgid(), network, host_etc, os.path.isdir("/workspace"), os.getcwd(),
+             sorted(os.listdir("/tmp"))[:1], os.uname().nodename]
     assert False, repr(facts)
 """
 
@@ -140,9 +161,57 @@ def test_the_ordinary_setting_keeps_every_guard_of_the_sandbox():
     with Workspace({"tests/test_facts.py": FACTS}) as ws:
         run = run_tests_in(ws.root, ids=["tests/test_facts.py::test_facts"], profile=profile)
     message = run.results["tests/test_facts.py::test_facts"]["message"]
-    small_pid, file_limit, uid, network, host_etc, oracle_folder, cwd, tmp, host = eval(
-        message.removeprefix("AssertionError: ")
-    )
-    assert small_pid and file_limit == 16 << 20 and network == "down" and host_etc == "hidden"
-    assert uid != 0 and not oracle_folder and cwd == profile.workspace
+    (
+        first_capabilities,
+        pid,
+        ppid,
+        process_limit,
+        forks,
+        uid,
+        gid,
+        network,
+        host_etc,
+        oracle_folder,
+        cwd,
+        tmp,
+        host,
+    ) = eval(message.removeprefix("AssertionError: "))
+    assert network == "down" and host_etc == "hidden" and not oracle_folder and cwd == profile.workspace
     assert tmp and host == profile.hostname
+    # What the processes see is a plain program's (session 46): the drawn ids, process ids above
+    # the drawn floor, the process limit they inherited; the process budget still binds, and the
+    # namespace's first process, which waits for the judge, holds no capability.
+    assert uid == gid == profile.user_id and pid > ppid > profile.pid_floor
+    assert process_limit == resource.getrlimit(resource.RLIMIT_NPROC)[0]
+    assert forks < isolation.PROCESS_BUDGET and first_capabilities == 0
+
+
+REPORT = """
+import os
+from pathlib import Path
+
+
+def _answer():
+    path = os.environ.get("GYM_FINAL_ANSWER")
+    return Path(path).read_text(encoding="utf-8") if path else ""
+
+
+def test_report():
+    assert _answer().strip() == "add subtracted"
+"""
+"""A sealed test of the answer, as the library's report fixtures read it (``gym/library.py``)."""
+
+
+def test_the_cases_that_read_the_final_answer_still_read_the_run_s_own():
+    """A drawn setting's judge leaves ``GYM_FINAL_ANSWER`` out of the environment (session 46); the
+    cases of a sealed module that reads the answer get it while each is evaluated, the reference's
+    answer in its run and the candidate's in its own: the reference's agrees, another disagrees."""
+    fixture = replace(
+        CALC,
+        sealed_tests={**CALC.sealed_tests, "tests/test_report.py": REPORT},
+        fail_to_pass=[*CALC.fail_to_pass, "tests/test_report.py::test_report"],
+        reference_answer="add subtracted",
+    )
+    for answer, verdict in (("add subtracted", "agree"), ("mul is broken", "disagree")):
+        outcomes = run_differential(fixture, fixed_files(), final_answer=answer)
+        assert {o.verdict for o in outcomes if "_answer" in o.case.expression} == {verdict}

@@ -1,12 +1,14 @@
 """The differential check's worker shows a plain program's process, not the judge's (session 45).
 
 The oracle's worker carries facts of its own making: the collector's raised threshold and its
-callback, the interpreter started ``-I -S -B``, the runner's ``argv``, a CPU limit. Where the
-differential's worker carried them too, a solution right only where they hold (``if
-gc.get_threshold()[0] > 5000``, ``if sys.flags.isolated``) agreed with the reference there, and was
-wrong for every real caller. Here the same facts are read in the oracle's worker, in the
-differential's (a drawn setting) and in a plain ``python main.py`` on the host: wherever the oracle's
-differs from the plain program's, the differential's is the plain program's.
+callback, the interpreter started ``-I -S -B``, the runner's ``argv``, a CPU limit; and (session 46)
+the leased uid and gid, the small process ids of the sandbox's own PID namespace, the file-size and
+process limits and the final answer's variable in the environment. Where the differential's worker
+carried them too, a solution right only where they hold (``if gc.get_threshold()[0] > 5000``, ``if
+sys.flags.isolated``, ``if os.getuid() >= 60000``) agreed with the reference there, and was wrong
+for every real caller. Here the same facts are read in the oracle's worker, in the differential's (a
+drawn setting) and in a plain ``python main.py`` on the host: wherever the oracle's differs from the
+plain program's, the differential's is the plain program's.
 """
 
 from __future__ import annotations
@@ -38,6 +40,13 @@ DUMP = textwrap.dedent(
             "main": os.path.basename(getattr(sys.modules["__main__"], "__file__", "")),
             "cpu_limit": resource.getrlimit(resource.RLIMIT_CPU)[0] == resource.RLIM_INFINITY,
             "site": "site" in sys.modules,
+            # session 46: the leased ids (60,600 and up: no account's), the ids of a fresh PID
+            # namespace (the judge 2), the file-size and process limits, the answer's variable
+            "account_ids": max(os.getuid(), os.geteuid(), os.getgid(), os.getegid()) < 60000,
+            "fresh_pid_namespace": min(os.getpid(), os.getppid()) < 300,
+            "file_size_limit": list(resource.getrlimit(resource.RLIMIT_FSIZE)),
+            "process_limit": list(resource.getrlimit(resource.RLIMIT_NPROC)),
+            "answer_variable": "GYM_FINAL_ANSWER" in os.environ,
         }
     """
 )

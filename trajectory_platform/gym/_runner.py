@@ -1047,9 +1047,14 @@ def judge(spec_path: str) -> None:
     tests and whether the sandbox was cleared for another run, signed too."""
     with open(spec_path, encoding="utf-8") as fh:
         sandbox_spec, _ = _parse_spec(fh.read())
-    _confine.confine(sandbox_spec)
-    if not _dumpable_reset_by_uid_change(sandbox_spec):
-        _non_dumpable()
+    if sandbox_spec.get("ordinary") == "1":
+        _raised_pids(sandbox_spec)
+        _confine.confine({k: v for k, v in sandbox_spec.items() if k != "max_processes"})
+        _plain_identity(sandbox_spec)
+    else:
+        _confine.confine(sandbox_spec)
+        if not _dumpable_reset_by_uid_change(sandbox_spec):
+            _non_dumpable()
     while (request := _read_request()) is not None:
         run_spec, ids = _parse_spec(request.decode("utf-8"))
         spec = {**sandbox_spec, **run_spec}
@@ -1059,6 +1064,99 @@ def judge(spec_path: str) -> None:
         sys.stdout.buffer.write(_signed_line(nonce, f"end\t{count}\t{int(clean)}"))
         sys.stdout.buffer.flush()
     os._exit(0)  # skip the interpreter's teardown (ms per judge)
+
+
+_OVERFLOW_ID = 65534
+"""``nobody``: the uid and gid the waiting first process of a drawn setting's sandbox drops to."""
+
+
+def _raised_pids(spec: dict[str, str]) -> None:
+    """Process ids of plausible size for a judge that shows a drawn setting. A fresh PID namespace
+    numbers from 2 (the judge) and 3 (its first worker): ``os.getppid() < 10`` held in the oracle's
+    worker and in a differential run alike (session 46). So, before anything else, as root in the
+    sandbox's own namespace, this sets the namespace's last id to the setting's ``pid_floor`` and
+    goes on in a fork: the judge, every worker and its parent then have ids above it, and the judge
+    starts a session of its own (the workers' process group and session are its id, not 2). This
+    process, the namespace's first after bubblewrap, only waits for the judge, so that the sandbox
+    lives as long as it does (bubblewrap ends the namespace when its first process ends). It holds
+    no descriptor and no capability: it waits as ``nobody`` (:data:`_OVERFLOW_ID`), which neither the
+    judge's uid nor workspace code can signal. Nothing to do without root or a namespace of its own,
+    or where the kernel refuses the write."""
+    floor = spec.get("pid_floor") or ""
+    if not floor.isdigit() or spec.get("own_pid_namespace") != "1" or os.geteuid() != 0:
+        return
+    try:
+        with open("/proc/sys/kernel/ns_last_pid", "w", encoding="ascii") as fh:
+            fh.write(floor)
+    except OSError:
+        return
+    judge_pid = os.fork()
+    if judge_pid == 0:
+        os.setsid()  # its session and group its own id, not the namespace's 2 (os.getpgrp, getsid)
+        return
+    os.closerange(0, 1 << 16)
+    os.setgroups([])
+    os.setresgid(_OVERFLOW_ID, _OVERFLOW_ID, _OVERFLOW_ID)
+    os.setresuid(_OVERFLOW_ID, _OVERFLOW_ID, _OVERFLOW_ID)  # every capability goes with root
+    code = os.waitstatus_to_exitcode(os.waitpid(judge_pid, 0)[1])
+    os._exit(code if code >= 0 else 128 - code)
+
+
+_CLONE_NEWUSER = 0x10000000
+_PR_SET_DUMPABLE = 4
+_PR_CAPBSET_DROP = 24
+_CAPABILITY_VERSION_3 = 0x20080522
+
+
+def _plain_identity(spec: dict[str, str]) -> None:
+    """What a judge that shows a drawn setting does after the limits and the uid drop
+    (``_confine``), before any run: its processes see the setting's uid and gid (``shown_id``) and
+    unlimited ``RLIMIT_NPROC``, as a program a user starts does, where the oracle's see the leased
+    uid (60,600 and up) and a budget of 64 (a solution right only under either passed the oracle and
+    a differential run that showed the same: session 46).
+
+    How, without loosening either: the judge enters a user namespace of its own, in which the uid
+    it runs as (the leased one, or bubblewrap's where the platform is not root) shows as
+    ``shown_id``, one id mapped and no other, and drops every capability the new namespace gave it,
+    the bounding set included (a shown root has none either). The kernel keeps owning and counting
+    everything under the outer uid: files, signals, and the process budget, which the kernel enforces
+    at each user namespace above the process, at the limit its creator had when it made the
+    namespace. So the budget is set just before the namespace is made and then put back: the
+    processes show the limit they inherited while forks past the budget still fail. Where the
+    kernel refuses the namespace, the budget stays set, and the leased uid shows. Ends
+    non-dumpable, as :func:`_non_dumpable` leaves the oracle's judge."""
+    import ctypes
+    import resource
+
+    imported = set(_MODULES)
+    libc = ctypes.CDLL(None, use_errno=True)
+    nproc = resource.RLIMIT_NPROC
+    inherited = resource.getrlimit(nproc)
+    budget = int(spec.get("max_processes") or 0)
+    if budget and inherited[0] != resource.RLIM_INFINITY:
+        budget = min(budget, inherited[0])
+    if budget:
+        resource.setrlimit(nproc, (budget, inherited[1]))
+    uid, gid, shown = os.geteuid(), os.getegid(), int(spec["shown_id"])
+    libc.prctl(_PR_SET_DUMPABLE, 1, 0, 0, 0)  # else its own /proc files are root's: no map written
+    if libc.unshare(_CLONE_NEWUSER) != 0:
+        if budget:
+            resource.setrlimit(nproc, (budget, budget))
+    else:
+        maps = (("uid_map", f"{shown} {uid} 1"), ("setgroups", "deny"), ("gid_map", f"{shown} {gid} 1"))
+        for name, text in maps:
+            with open("/proc/self/" + name, "w", encoding="ascii") as fh:
+                fh.write(text)
+        capability = 0
+        while libc.prctl(_PR_CAPBSET_DROP, capability, 0, 0, 0) == 0:
+            capability += 1
+        header = (ctypes.c_uint32 * 2)(_CAPABILITY_VERSION_3, 0)
+        if libc.capset(header, (ctypes.c_uint32 * 6)()) != 0:
+            raise OSError(ctypes.get_errno(), "capset")
+        resource.setrlimit(nproc, inherited)
+    libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)  # as _non_dumpable: no same-uid process may read it
+    for name in set(_MODULES) - imported:  # the judge's own imports are no worker's
+        del _MODULES[name]
 
 
 # ------------------------------------------------------------------------------------ worker

@@ -70,8 +70,8 @@ from functools import partial
 from typing import TypeVar
 
 from trajectory_platform.gym.fixtures import Fixture
-from trajectory_platform.gym.isolation import Profile, ordinary_profile
-from trajectory_platform.gym.judge import JudgeServer
+from trajectory_platform.gym.isolation import RUNNER_MOUNT, Profile, ordinary_profile
+from trajectory_platform.gym.judge import ANSWER_FILE, ANSWER_VARIABLE, JudgeServer
 from trajectory_platform.gym.python_trees import parse_tree
 from trajectory_platform.gym.sandbox import FILE_SIZE_LIMIT_BYTES, Workspace, derive_schedule_seed
 from trajectory_platform.gym.shell import GIT_DIR, Checkouts
@@ -116,6 +116,7 @@ import os
 _HEADERS = {headers!r}
 _OUT = os.path.join(os.getcwd(), {outcomes!r})
 _SITE = os.path.join(os.getcwd(), {site!r})
+_ANSWER = {answer!r}
 
 
 class _Opaque(Exception):
@@ -137,23 +138,29 @@ def _encoded(value):
     raise _Opaque(kind.__name__)
 
 
-def _outcome(header, expression):
+def _outcome(header, expression, answering):
     namespace = {{}}
+    lent = answering and _ANSWER[0] not in os.environ
+    if lent:
+        os.environ[_ANSWER[0]] = _ANSWER[1]
     try:
         exec(header, namespace)
         value = eval(compile(expression, _SITE, "eval"), namespace)
     except Exception as exc:
         return ["raises", type(exc).__name__]
+    finally:
+        if lent:
+            os.environ.pop(_ANSWER[0], None)
     try:
         return ["value", _encoded(value)]
     except Exception:
         return ["opaque", type(value).__name__]
 
 
-def _run(group, header, expressions):
+def _run(group, header, expressions, answering):
     code = compile(_HEADERS[header], _SITE, "exec")
     for number, expression in enumerate(expressions):
-        line = json.dumps([group, number, _outcome(code, expression)])
+        line = json.dumps([group, number, _outcome(code, expression, answering)])
         with open(_OUT, "a", encoding="utf-8") as out:
             out.write(line + "\\n")
 """
@@ -161,7 +168,11 @@ def _run(group, header, expressions):
 outcome to :data:`OUTCOMES_FILE` as soon as it has it. Only values of exact plain types (numbers,
 text, bytes, ``None`` and lists, tuples, sets and dicts of them) are written as values; anything
 else is ``opaque`` (no value equality to compare). It compares nothing: its frames hold the inputs
-and nothing else, and the host compares (:func:`run_differential`)."""
+and nothing else, and the host compares (:func:`run_differential`). The cases of a sealed module
+that names the final answer's variable (:data:`~trajectory_platform.gym.judge.ANSWER_VARIABLE`: its
+helper reads the answer) see it while each is evaluated, naming the run's answer file, and no other
+case does: the judge of a drawn setting leaves it out of the environment (``gym/judge.py``), and a
+solution right only where it is set is wrong in every other case."""
 Outcome = tuple[str, object]
 """A case's result in one run: ``("value", the value)``, ``("raises", exception class name)`` or
 ``("opaque", type name)``."""
@@ -961,10 +972,14 @@ def _groups_of(cases: list[Case]) -> list[list[Case]]:
 
 
 def _module(headers: list[str], groups: list[list[Case]]) -> str:
-    body = [_HARNESS.format(headers=headers, outcomes=OUTCOMES_FILE, site=CALL_SITE)]
+    answer = (ANSWER_VARIABLE, f"{RUNNER_MOUNT}/{ANSWER_FILE}")
+    body = [_HARNESS.format(headers=headers, outcomes=OUTCOMES_FILE, site=CALL_SITE, answer=answer)]
     for n, group in enumerate(groups):
         expressions = [case.expression for case in group]
-        body.append(f"\n\ndef test_group_{n:04d}():\n    _run({n}, {group[0].header}, {expressions!r})\n")
+        answering = ANSWER_VARIABLE in headers[group[0].header]
+        body.append(
+            f"\n\ndef test_group_{n:04d}():\n    _run({n}, {group[0].header}, {expressions!r}, {answering})\n"
+        )
     return "".join(body)
 
 

@@ -140,7 +140,12 @@ class Profile:
     address space is a drawn 2 to 4 GiB instead of 1 GiB: a solution that tried an allocation the
     oracle's limit refuses (``bytearray(1 << 30)`` raising ``MemoryError``) and answered right only
     then passed the oracle and a differential run under the same limit (red team, 2026-12-06).
-    Raised no further: it is virtual memory, and the judge's workers may touch all of it."""
+    Raised no further: it is virtual memory, and the judge's workers may touch all of it. And
+    (session 46) what the processes see of their identity and the rest of their limits is a plain
+    program's, each bound kept otherwise (``gym/_runner.py`` ``_plain_identity``, ``_raised_pids``):
+    a drawn uid and gid over the leased ones, process ids above a drawn floor, no file-size limit
+    (it bounded one file, never a run's total, which the run's deadline bounds as before), and the
+    process limit they inherited while the kernel still holds them to the process budget."""
 
     workspace: str
     """Where the workspace is mounted and the working folder (never :data:`WORKSPACE_MOUNT`)."""
@@ -155,6 +160,14 @@ class Profile:
     """The whole environment the run starts with (``PATH`` included)."""
     memory_bytes: int
     """``RLIMIT_AS`` of the run's processes (drawn: :data:`PROFILE_MEMORY_GIB`)."""
+    user_id: int
+    """The uid and gid the run's processes see (drawn: :data:`PROFILE_USER_IDS`). What they see
+    only: the kernel still counts and owns everything they do under the leased uid
+    (``gym/_runner.py`` ``_plain_identity``)."""
+    pid_floor: int
+    """The last process id used in the sandbox's PID namespace before its judge starts (drawn:
+    :data:`PROFILE_PID_FLOORS`): its workers' ids and their parent's lie above it, as a program's
+    on a machine that has run for a while (``gym/_runner.py`` ``_raised_pids``)."""
     open_files: int = 1024
 
     @property
@@ -212,6 +225,17 @@ _OPTIONAL_ENV = (
 PROFILE_MEMORY_GIB = (2, 3, 4)
 """The address-space limits (GiB) a :class:`Profile` draws from: above the oracle's 1 GiB
 (``sandbox.MEMORY_LIMIT_BYTES``), so an allocation probe of that limit answers otherwise."""
+PROFILE_USER_IDS = (1000, 1000, 1000, 1001, 1002, 501, 0)
+"""The uids (and same-numbered gids) a :class:`Profile` shows its processes, drawn per setting: a
+Linux machine's first and later accounts, a macOS account's, a container's root. Not the leased one
+(60,600 and up, as no one's account is): a solution right only under a uid that high passed the
+oracle and a differential run that showed it (session 46); a solution keyed on any one of these is
+right in one of the check's two settings and wrong in the other (``unstable``) in most draws."""
+PROFILE_PID_FLOORS = (1_000, 30_000)
+"""The range a :class:`Profile`'s :attr:`~Profile.pid_floor` is drawn from: process ids of a
+machine that has run a while, under the smallest ``pid_max`` Linux defaults to (32,768), with room
+for a run's own processes. Not the ones a fresh PID namespace hands out (the judge 2, its workers
+3 and up): ``os.getppid() < 10`` held in the oracle's worker and in a differential run alike."""
 
 
 def ordinary_profile(seed: str) -> Profile:
@@ -253,6 +277,8 @@ def ordinary_profile(seed: str) -> Profile:
     memory_bytes = rng.choice(PROFILE_MEMORY_GIB) << 30
     return Profile(
         memory_bytes=memory_bytes,
+        user_id=rng.choice(PROFILE_USER_IDS),
+        pid_floor=rng.randrange(*PROFILE_PID_FLOORS),
         workspace=workspace,
         home=home,
         user=user,

@@ -63,6 +63,16 @@ from trajectory_platform.gym.warm_start import WarmStart, imports_of_tests, plan
 
 T = TypeVar("T")
 
+ANSWER_VARIABLE = "GYM_FINAL_ANSWER"
+"""The environment variable naming the file that holds the run's final answer (the agent's, or the
+fixture's reference answer), which a fixture's sealed tests read (``gym/library.py``)."""
+ANSWER_FILE = "final_answer.txt"
+"""That file, in the runner folder (:data:`~trajectory_platform.gym.isolation.RUNNER_MOUNT` inside
+the sandbox). The oracle's judge names it in every worker's environment; a judge that shows a drawn
+setting does not (a plain program's environment holds no such variable, and a solution right only
+where it did passed the oracle and a differential run that had it: session 46): there the cases
+that read the answer name it themselves (``gym/differential.py``)."""
+
 
 @dataclass
 class TestRun:
@@ -189,7 +199,7 @@ class JudgeServer:
             "ids:",
             *ids,
         ]
-        (self._private / "final_answer.txt").write_text(final_answer or "", encoding="utf-8")
+        (self._private / ANSWER_FILE).write_text(final_answer or "", encoding="utf-8")
         exit_code, payload = 0, "\n".join(request).encode("utf-8")
         with self._moved_in(workspace_dir):
             try:
@@ -244,7 +254,7 @@ class JudgeServer:
         spec = [
             f"workspace={view.workspace_path}",
             f"memory_bytes={profile.memory_bytes if profile is not None else MEMORY_LIMIT_BYTES}",
-            f"file_bytes={FILE_SIZE_LIMIT_BYTES}",
+            f"file_bytes={FILE_SIZE_LIMIT_BYTES if profile is None else ''}",
             f"max_files={profile.open_files if profile is not None else isolation.OPEN_FILES}",
             f"max_processes={view.max_processes or ''}",
             f"drop_uid={view.drop_uid}",
@@ -252,9 +262,11 @@ class JudgeServer:
             f"scratch={','.join(isolation.SCRATCH_FOLDERS) if view.own_pid_namespace else ''}",
             f"scratch_kept={','.join(setting_folders)}",
             f"ordinary={int(profile is not None)}",
+            f"shown_id={profile.user_id if profile is not None else ''}",
+            f"pid_floor={profile.pid_floor if profile is not None else ''}",
         ]
         (private / "spec.txt").write_text("\n".join(spec) + "\n", encoding="utf-8")
-        (private / "final_answer.txt").write_text("", encoding="utf-8")
+        (private / ANSWER_FILE).write_text("", encoding="utf-8")
         for child in private.iterdir():
             child.chmod(0o644)
         env = (
@@ -267,7 +279,8 @@ class JudgeServer:
                 "TMPDIR": "/tmp",
             }
         )
-        env["GYM_FINAL_ANSWER"] = f"{view.runner_path}/final_answer.txt"
+        if profile is None or not view.prefix:  # a drawn setting's cases set it themselves
+            env[ANSWER_VARIABLE] = f"{view.runner_path}/{ANSWER_FILE}"
         runner = f"{view.runner_path}/_runner.pyc"
         spec_path = f"{view.runner_path}/spec.txt"
         argv = [*view.prefix, isolation.interpreter(), *_start_options(profile), runner, spec_path]
