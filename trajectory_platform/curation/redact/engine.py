@@ -34,6 +34,7 @@ from trajectory_platform.curation.redact.connection_strings import find_connecti
 from trajectory_platform.curation.redact.credential_maps import find_user_keyed_values
 from trajectory_platform.curation.redact.credential_names import credential_class
 from trajectory_platform.curation.redact.credential_sinks import find_sink_values
+from trajectory_platform.curation.redact.decoder_calls import find_decoded_assignments
 from trajectory_platform.curation.redact.decoders import (
     LABEL_DECODERS,
     LIST_DECODERS,
@@ -373,6 +374,7 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
     found.extend(find_user_keyed_values(text))
     found.extend(find_key_numbers(text))
     found.extend(find_jwk_private_members(text))
+    found.extend(find_decoded_assignments(text))
     found.extend(find_bound_credentials(text, found))  # references to what the rules above found
     if local.entropy:
         found.extend(find_punctuated_secrets(text))
