@@ -45,6 +45,7 @@ from trajectory_platform.curation.redact.credential_names import credential_clas
 from trajectory_platform.curation.redact.decoder_calls import DECODER_CALL, decoder_call, holds_a_decoder_call
 from trajectory_platform.curation.redact.dumps import DUMP_BLOCK, DUMP_HINT, dump_runs
 from trajectory_platform.curation.redact.not_values import joined_to_literal, opens_joined_literal
+from trajectory_platform.curation.redact.printf_formats import PRINTF_FORMAT, printf_output
 from trajectory_platform.traces.look_alikes import latin_look_alikes
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[ -/]*[0-Z\\^-~]")
@@ -1870,6 +1871,7 @@ DECODERS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str], Decoder], ...
     ("joined", lambda text: _JOINED_HINT.search(text) is not None, _JOINED_LIST, _joined),
     ("printf_pieces", _holds("printf"), _PRINTF_PIECES, _printf_pieces),
     ("decoder_call", holds_a_decoder_call, DECODER_CALL, decoder_call),
+    ("printf_output", _holds("printf"), PRINTF_FORMAT, printf_output),
     ("inline_markup", _holds("<"), _INLINE_MARKUP, _dropped),
     ("column", lambda text: _COLUMN_HINT.search(text) is not None, _COLUMN, _column),
     ("overstrike", _holds("\x08"), _OVERSTRIKE, _dropped),
