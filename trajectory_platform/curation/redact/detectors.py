@@ -1929,6 +1929,8 @@ def find_known_formats(text: str) -> Iterator[Finding]:
                 continue  # postgres://app:${DB_PASSWORD}@db, docker login -p <token>, docker run -u 1000:1000
             if kind == "API_KEY" and (_NAME_NOT_KEY.search(value) or _is_path(value)):
                 continue  # hf_storage.cpython-311.pyc, ops_handler, hf_xet-1.8.0.dist-info/RECORD
+            if kind == "API_KEY" and _reads_as_prose(encoded_text(value)):
+                continue  # a prefix that is base64 itself (cmVmdGtu: "reftkn"), then a sentence: a fixture
             if kind == "TOKEN" and value.startswith("eyJ") and plain_document(wrapped_rows(text, start, end)):
                 continue  # ?cursor=<base64 of {"offset": 100}>: a document of ordinary data
             if len(value) >= 4 and not PSEUDONYM_RE.fullmatch(value):
