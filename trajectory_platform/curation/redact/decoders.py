@@ -42,8 +42,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from trajectory_platform.curation.redact.credential_names import credential_class
+from trajectory_platform.curation.redact.decoder_calls import DECODER_CALL, decoder_call, holds_a_decoder_call
 from trajectory_platform.curation.redact.dumps import DUMP_BLOCK, DUMP_HINT, dump_runs
 from trajectory_platform.curation.redact.not_values import joined_to_literal, opens_joined_literal
+from trajectory_platform.curation.redact.printf_formats import PRINTF_FORMAT, printf_output
 from trajectory_platform.traces.look_alikes import latin_look_alikes
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[ -/]*[0-Z\\^-~]")
@@ -289,6 +291,27 @@ whole, and a pattern sees pieces (red team, 2026-12-07: each hid every key of th
 inline elements that style a token: a cell, a paragraph or a line break (``</td><td>``, ``<br>``)
 separates words, and a link's text is a whole (a finding across ``</a>`` would take the closing tag
 into the pseudonym and leave the link open)."""
+_RTF_CONTROLS = re.compile(
+    r"\\'(?P<hex>[0-9a-fA-F]{2})|(?:\\[a-z]{1,32}(?:-?\d{1,10})?[ ]?|\\\*|[{}]|\r?\n)+"
+)
+"""A run of RTF's markup between two pieces of text: control words (``\\loch``, ``\\ul``,
+``\\f3``, a space that ends one), group braces and line breaks, none of which a word processor
+shows; and a ``\\'xx`` escape, the character it codes (Windows-1252). RTF splits a document's
+text into runs wherever its formatting or spell-checking state changes, so a label and its value
+(``postman-token: }{\\loch\\ul ... <value>``) met in no line (session 46)."""
+_RTF_BREAK = re.compile(r"\\(?:par|line)(?![a-z])")
+
+
+def _rtf_controls(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    """A run of RTF markup reads as nothing, or as a line break where it holds ``\\par`` or
+    ``\\line`` (a paragraph's or a line's end); an escape as its character: the document's text as
+    a word processor shows it."""
+    if match.group("hex"):
+        char = bytes([int(match.group("hex"), 16)]).decode("cp1252", errors="replace")
+        return [(char, match.start(), match.end())]
+    return [("\n" if _RTF_BREAK.search(match.group()) else "", match.start(), match.end())]
+
+
 _COLUMN = re.compile(r"(?m)(?P<above>\r?\n)?^[!-~]\r?\n(?:[!-~]\r?\n){14,}[!-~]\r?$")
 """Sixteen lines or more of one character each: a key written down a column (``fold -w1``, a
 loop printing one character a line), which a reader reads across and a pattern does not; with the
@@ -1868,7 +1891,10 @@ DECODERS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str], Decoder], ...
     ("uuencode", bool, _UU_LINES, _uuencoded),
     ("joined", lambda text: _JOINED_HINT.search(text) is not None, _JOINED_LIST, _joined),
     ("printf_pieces", _holds("printf"), _PRINTF_PIECES, _printf_pieces),
+    ("decoder_call", holds_a_decoder_call, DECODER_CALL, decoder_call),
+    ("printf_output", _holds("printf"), PRINTF_FORMAT, printf_output),
     ("inline_markup", _holds("<"), _INLINE_MARKUP, _dropped),
+    ("rtf", _holds("{\\rtf"), _RTF_CONTROLS, _rtf_controls),
     ("column", lambda text: _COLUMN_HINT.search(text) is not None, _COLUMN, _column),
     ("overstrike", _holds("\x08"), _OVERSTRIKE, _dropped),
     ("markdown", lambda text: _MARKDOWN_HINT.search(text) is not None, _MARKDOWN, _markdown),

@@ -1929,6 +1929,8 @@ def find_known_formats(text: str) -> Iterator[Finding]:
                 continue  # postgres://app:${DB_PASSWORD}@db, docker login -p <token>, docker run -u 1000:1000
             if kind == "API_KEY" and (_NAME_NOT_KEY.search(value) or _is_path(value)):
                 continue  # hf_storage.cpython-311.pyc, ops_handler, hf_xet-1.8.0.dist-info/RECORD
+            if kind == "API_KEY" and _reads_as_prose(encoded_text(value)):
+                continue  # a prefix that is base64 itself (cmVmdGtu: "reftkn"), then a sentence: a fixture
             if kind == "TOKEN" and value.startswith("eyJ") and plain_document(wrapped_rows(text, start, end)):
                 continue  # ?cursor=<base64 of {"offset": 100}>: a document of ordinary data
             if len(value) >= 4 and not PSEUDONYM_RE.fullmatch(value):
@@ -1943,7 +1945,9 @@ token's header, a token cut at its first dot; and the keys of vendor keys that a
 (Grafana's provisioned API key, ``{"k": ..., "n": ..., "id": ...}``, whose ``k`` is the key)."""
 
 
-_ROW_END = re.compile(r"[ \t|│]*\r?\n")
+_ROW_END = re.compile(r"[ \t]*(?:[|│][^\n]*)?\r?\n")
+"""After a piece that ends its cell: spaces, then the row's end or a table's border and the cells
+after it (a table of three columns wraps its middle one)."""
 _ROW_PIECE = re.compile(r"[A-Za-z0-9+/_-]+={0,2}")
 _BORDER = " \t|│"
 
@@ -1951,30 +1955,69 @@ _BORDER = " \t|│"
 def wrapped_rows(text: str, start: int, end: int) -> str:
     """The token at ``text[start:end]`` joined with the rows it goes on in, above and below: a row
     whose cell ends with base64 in the same column above it, rows below whose text starts there
-    while the token ends its row (only spaces and a table's border after it), as a table cell or an
+    while the token ends its cell (only spaces, then the row's end or a border), as a table cell or an
     indented block wraps a long cursor (red team, session 45). Read row by row, the first row of a
     pagination cursor decoded to no whole document and was replaced as a token, and the rows below
     it scored as random; joined, it is the document :func:`plain_document` judges. The token alone
     where it goes on nowhere."""
+    return "".join(text[low:high] for low, high in wrapped_row_spans(text, start, end))
+
+
+def wrapped_row_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Where each piece of :func:`wrapped_rows` stands, top to bottom (the token's own among them)."""
     line_start = text.rfind("\n", 0, start) + 1
     column = start - line_start
-    pieces = [text[start:end]]
+    spans = [(start, end)]
     while line_start and not text[line_start:start].strip(_BORDER):  # a continuation row: look up
         above_start = text.rfind("\n", 0, line_start - 1) + 1
         above = text[above_start : line_start - 1].rstrip("\r")
         piece = _ROW_PIECE.fullmatch(above, column, len(above.rstrip(_BORDER)))
         if piece is None or "=" in piece.group() or (column and above[column - 1] not in _BORDER):
             break  # the row above holds no piece of this token ending its cell
-        pieces.insert(0, piece.group())
+        spans.insert(0, (above_start + piece.start(), above_start + piece.end()))
         line_start, start = above_start, above_start + column
-    while not pieces[-1].endswith("=") and (row_end := _ROW_END.match(text, end)) is not None:
+    while not text[spans[-1][0] : spans[-1][1]].endswith("=") and (row_end := _ROW_END.match(text, end)):
         row_start = row_end.end()
         piece = _ROW_PIECE.match(text, row_start + column)
         if piece is None or text[row_start : row_start + column].strip(_BORDER) or "\n" in piece.group():
             break  # no row below, or a row whose text in that column is no continuation
-        pieces.append(piece.group())
+        spans.append(piece.span())
         end = piece.end()
-    return "".join(pieces)
+    return spans
+
+
+_WRAP_WIDTH_MIN = 16
+"""The narrowest row a wrapped secret's continuation is read under: a table cell or a block cut
+at its width, not a short value with an unrelated word below it."""
+_ENCODED_TAIL = re.compile(r"[0-9+/=]")
+"""What a short last row needs to read as an encoding's tail (a digit, ``+``, ``/``, padding), not
+as a word a cell below holds (``None``, ``TBD``)."""
+
+
+def wrapped_continuations(text: str, found: list[Finding]) -> Iterator[Finding]:
+    """The other rows of a secret a table's cell or a block wraps (:func:`wrapped_row_spans`), where
+    one row was found: a short last row (``In0=``, ``M3gifQ==``) scores as nothing alone and stayed
+    beside its redacted rows (session 46). Only where the rows read as one value cut at a width:
+    every row but the last as long as the found one (16 characters or more), the last no longer
+    and, if shorter, with a digit, ``+``, ``/`` or padding in it; each row of
+    :data:`SPLIT_PIECE_MIN` characters or more is replaced where it stands."""
+    for finding in found:
+        if len(finding.value) < _WRAP_WIDTH_MIN or not _ROW_PIECE.fullmatch(finding.value):
+            continue
+        spans = wrapped_row_spans(text, finding.start, finding.end)
+        widths = [high - low for low, high in spans]
+        if (
+            len(spans) < 2
+            or any(width != len(finding.value) for width in widths[:-1])
+            or widths[-1] > widths[0]
+        ):
+            continue
+        if widths[-1] < widths[0] and not _ENCODED_TAIL.search(text[spans[-1][0] : spans[-1][1]]):
+            spans = spans[:-1]
+        for low, high in spans:
+            piece = text[low:high]
+            if (low, high) != (finding.start, finding.end) and len(piece) >= SPLIT_PIECE_MIN:
+                yield Finding(finding.kind, low, high, piece, f"{finding.detector}+wrapped_row")
 
 
 def plain_document(token: str) -> bool:
@@ -2547,6 +2590,7 @@ def find_secrets(text: str, config: RedactionConfig) -> list[Finding]:
     if config.detect_secrets_plugins:
         found.extend(find_with_detect_secrets(text))
     found.extend(find_split_variables(text, config))
+    found.extend(list(wrapped_continuations(text, found)))
     return drop_inside_pseudonyms(text, found)
 
 

@@ -34,6 +34,7 @@ from trajectory_platform.curation.redact.connection_strings import find_connecti
 from trajectory_platform.curation.redact.credential_maps import find_user_keyed_values
 from trajectory_platform.curation.redact.credential_names import credential_class
 from trajectory_platform.curation.redact.credential_sinks import find_sink_values
+from trajectory_platform.curation.redact.decoder_calls import find_decoded_assignments
 from trajectory_platform.curation.redact.decoders import (
     LABEL_DECODERS,
     LIST_DECODERS,
@@ -58,6 +59,7 @@ from trajectory_platform.curation.redact.detectors import (
 )
 from trajectory_platform.curation.redact.device_config import find_device_secrets
 from trajectory_platform.curation.redact.joined_values import find_joined_literals
+from trajectory_platform.curation.redact.jwk import find_jwk_private_members
 from trajectory_platform.curation.redact.kba_answers import KBA_DETECTOR, find_kba_answers
 from trajectory_platform.curation.redact.key_numbers import find_key_numbers
 from trajectory_platform.curation.redact.lisp_pairs import find_lisp_pair_values
@@ -371,6 +373,8 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
     found.extend(find_sink_values(text))
     found.extend(find_user_keyed_values(text))
     found.extend(find_key_numbers(text))
+    found.extend(find_jwk_private_members(text))
+    found.extend(find_decoded_assignments(text))
     found.extend(find_bound_credentials(text, found))  # references to what the rules above found
     if local.entropy:
         found.extend(find_punctuated_secrets(text))
