@@ -5,7 +5,10 @@ For every ingested episode with shell calls, by format: whether a line changes t
 (the logs replay would run in a kept shell), whether one moves it (``cd`` / ``pushd`` / ``popd``),
 what the log's own evidence says (a ``pwd`` shown after a ``cd``; the folders its harness shows
 after each call: OpenHands' ``working_dir``, SWE-agent's state footer) and whether that agrees with
-the table. Nothing is replayed: this reads the logs only.
+the table. And how many lines use what a long-lived session holds beyond one line's state (session
+46): a background job (``&``, ``nohup``, ``disown``), an ``EXIT`` trap, ``exit``, ``set -e``, a
+``/tmp`` path, a listing of the shell's own state (``trap -p``, ``declare -p/-F/-f``, a bare
+``set``, ``compgen``). Nothing is replayed: this reads the logs only.
 
 Usage: ``.venv/bin/python benchmarks/kept_shell_evidence.py [FOLDER]`` (default: the real logs in
 ``../shared/data/real`` beside the clone, as ``benchmarks/ingest.py`` finds them); the last line is JSON.
@@ -18,6 +21,7 @@ import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from trajectory_platform.curation.shell_split import bash_words, is_operator
 from trajectory_platform.curation.verify.calls import call_records
 from trajectory_platform.curation.verify.shell_session import (
     KEPT_BY_FORMAT,
@@ -29,6 +33,28 @@ from trajectory_platform.curation.verify.shell_session import (
 from trajectory_platform.traces.ingest import ingest_paths
 
 DEFAULT_ROOT = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "real"
+_LISTINGS = {"trap": ("-p",), "declare": ("-p", "-F", "-f"), "typeset": ("-p", "-F", "-f")}
+
+
+def session_uses(line: str) -> list[str]:
+    """What of a long-lived session ``line`` uses (see the module's docstring), by its words."""
+    words = bash_words(line) or line.split()
+    starts = [(w, words[i + 1 : i + 2]) for i, w in enumerate(words) if i == 0 or is_operator(words[i - 1])]
+    uses = {
+        "background job": "&" in words or any(w in ("nohup", "disown") for w, _ in starts),
+        "EXIT trap": any(w == "trap" for w, _ in starts)
+        and any(w in ("EXIT", "0", "SIGEXIT") for w in words),
+        "exit": any(w == "exit" for w, _ in starts),
+        "set -e": any(w == "set" and n[:1] and n[0].startswith("-") and "e" in n[0] for w, n in starts),
+        "/tmp": any("/tmp" in w for w in words),
+        "lists the shell's state": any(
+            (w in _LISTINGS and n[:1] and n[0] in _LISTINGS[w])
+            or w == "compgen"
+            or (w == "set" and (not n or is_operator(n[0])))
+            for w, n in starts
+        ),
+    }
+    return [name for name, used in uses.items() if used]
 
 
 def measure(folder: Path) -> dict[str, dict[str, int]]:
@@ -41,6 +67,10 @@ def measure(folder: Path) -> dict[str, dict[str, int]]:
             continue
         tally = counts[episode.source_format]
         tally["with shell calls"] += 1
+        tally["shell lines"] += len(lines)
+        for line in lines:
+            for use in session_uses(line):
+                tally[f"lines: {use}"] += 1
         tally["sets state"] += any(sets_state(line) for line in lines)
         tally["moves"] += any(moves(line) for line in lines)
         folders = shown_folders(episode, records)

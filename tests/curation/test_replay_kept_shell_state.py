@@ -26,7 +26,7 @@ from test_replay import FIX, bash, episode_of, verify
 from test_replay import environment as calc_environment
 
 from trajectory_platform.curation.verify.calls import call_records
-from trajectory_platform.curation.verify.shell_session import in_kept_shell, keeps_folder, left_state
+from trajectory_platform.curation.verify.shell_session import in_kept_shell, keeps_folder
 from trajectory_platform.gym.sandbox import unified_diff
 
 ROOT = "/workspace"  # where the sandbox shows the workspace (no recorded root)
@@ -117,10 +117,6 @@ FORGED_VALIDATION = {
         ("cd ..", ""),
     ],
 }
-LOST = {  # lines that end without the recording trap: what the shell held after them is unknown
-    "builtin_trap_reset": [("cd calc; builtin trap - EXIT", ""), (FIX_HERE, ""), ("cd ..", "")],
-    "exec": [("cd calc && exec bash -c true", ""), (FIX_HERE, ""), ("cd ..", "")],
-}
 
 
 def _episode(commands: list[tuple[str, str]], label: str, source_format: str = "openhands"):
@@ -130,10 +126,9 @@ def _episode(commands: list[tuple[str, str]], label: str, source_format: str = "
     )
 
 
-def _verdicts(honest: dict, forged: dict, lost: dict | None = None) -> dict[str, tuple[str, str]]:
+def _verdicts(honest: dict, forged: dict) -> dict[str, tuple[str, str]]:
     episodes = [_episode(lines, f"honest-{k}") for k, lines in honest.items()]
     episodes += [_episode([*lines, (FIX, "")], f"forged-{k}") for k, lines in forged.items()]
-    episodes += [_episode([*lines, (FIX, "")], f"lost-{k}") for k, lines in (lost or {}).items()]
     return {v.episode_id: (v.sink, v.reason) for v in verify(episodes, calc_environment())}
 
 
@@ -149,15 +144,10 @@ def _check(verdicts: dict[str, tuple[str, str]], honest: dict, forged: dict) -> 
 def test_a_kept_shell_keeps_its_state_for_honest_lines_and_forged_edits_behind_it_are_measured():
     """A sandboxed replay of a sample of the development half (the whole generator is run by this
     module as a script, ``--figures``: one sandboxed replay per episode is too slow for the suite):
-    the honest logs admitted, the forged ones quarantined, and one whose line ended without recording
-    the shell's state refused (``replay_failed``: its later lines started where the agent's shell
-    may not have been)."""
+    the honest logs admitted, the forged ones quarantined."""
     honest = {k: HONEST_DEV[k] for k in ("pushd_then_popd", "alias", "own_exit_trap_keeps_the_folder")}
     forged = {k: FORGED_DEV[k] for k in ("alias", "function")}
-    lost = {"builtin_trap_reset": LOST["builtin_trap_reset"]}
-    verdicts = _verdicts(honest, forged, lost)
-    _check({k: v for k, v in verdicts.items() if not k.startswith("lost")}, honest, forged)
-    assert verdicts["lost-builtin_trap_reset"] == ("unverifiable", "replay_failed")
+    _check(_verdicts(honest, forged), honest, forged)
 
 
 STATE_ROUND_TRIPS = {  # lines run one after another in a kept shell: what the last one prints
@@ -183,7 +173,7 @@ STATE_ROUND_TRIPS = {  # lines run one after another in a kept shell: what the l
     ),
     "errexit_and_status": (["set -e", "false; echo not reached"], ""),
     "xtrace_shows_the_line_only": (["set -x", "echo a"], "+ echo a\na\n"),
-    "own_exit_trap": (["cd a; trap 'echo bye $?' EXIT; exit 3", "pwd"], "{}/a\n"),
+    "own_exit_trap": (["cd a; trap 'echo bye $?' EXIT", "echo in; exit 3"], "in\nbye 3\n"),
     "other_traps_kept": (["trap 'echo usr1' USR1", "kill -USR1 $$"], "usr1\n"),
     "cd_dash": (["cd a", "cd ../b", "cd - > /dev/null; pwd"], "{}/a\n"),
     "prompt_command": (["PROMPT_COMMAND='echo pc'", "echo x"], "x\npc\n"),
@@ -197,11 +187,11 @@ def test_what_a_line_leaves_in_the_shell_is_there_for_the_next(name, tmp_path):
     lines, expected = STATE_ROUND_TRIPS[name]
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
-    state = str(tmp_path / "state")
     outputs = []
     for i, line in enumerate(lines):
+        previous = str(tmp_path / f"state{i - 1}") if i else None
         done = subprocess.run(
-            ["bash", "-c", in_kept_shell(line, state, f"n{i}")],
+            ["bash", "-c", in_kept_shell(line, str(tmp_path / f"state{i}"), previous)],
             cwd=tmp_path,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -210,7 +200,6 @@ def test_what_a_line_leaves_in_the_shell_is_there_for_the_next(name, tmp_path):
             check=False,
         )
         outputs.append(done.stdout)
-        assert left_state((tmp_path / "state").read_text(), f"n{i}"), (name, i)
     assert outputs[-1] == expected.format(tmp_path), name
 
 

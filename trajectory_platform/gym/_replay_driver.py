@@ -49,9 +49,12 @@ def run_shell(spec: dict) -> None:
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.closerange(3, 1 << 16)
-    # Python ignores SIGPIPE and exec keeps an ignored signal ignored (bash cannot reset it): a
-    # recorded `grep ... | head` would print "Broken pipe" errors an agent's shell never showed
+    # Python ignores SIGPIPE and SIGXFSZ, and exec keeps an ignored signal ignored (bash cannot reset
+    # it): a recorded `grep ... | head` would print "Broken pipe" errors an agent's shell never
+    # showed, and `trap -p` would list `trap -- '' SIGXFSZ` (a file past the size limit still stops
+    # its writer: by the signal, as in any shell, rather than by an error)
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
     os.execve("/bin/bash", ["bash", "-c", spec["command"]], dict(os.environ))
 
 

@@ -473,6 +473,7 @@ def sandbox(
     mount_at: str | None = None,
     profile: Profile | None = None,
     home: Path | None = None,
+    scratch: Path | None = None,
 ) -> Isolation:
     """The isolation for one run over ``workspace`` with the runner files in ``runner_dir``, run as
     ``user`` (from :func:`sandbox_user`, held while the run lasts).
@@ -488,6 +489,11 @@ def sandbox(
     applies) there; ``hand_over=False`` skips the workspace's part, for a caller that handed it over
     to the same ``user`` before and since let only sandboxed runs (which create nothing but that
     user's files) write it. Raises :class:`IsolationUnavailable` as :func:`require` does.
+
+    ``scratch``: a host folder (mode ``1777``, as ``/tmp`` is) the run sees as its ``/tmp`` in place
+    of a fresh one, so that what one run leaves there is there for the next run given the same
+    folder, as an agent's container keeps its ``/tmp`` from one call to the next (replay:
+    ``gym.shell.LiveShell``'s ``scratch``).
     """
     require()
     if mount_at is not None and (reason := mount_refusal(mount_at)) is not None:
@@ -521,10 +527,11 @@ def sandbox(
         "/dev",
         "--mqueue",
         "/dev/mqueue",
-        "--perms",
-        "1777",
-        "--tmpfs",
-        "/tmp",
+        *(
+            ("--bind", str(scratch), "/tmp")
+            if scratch is not None
+            else ("--perms", "1777", "--tmpfs", "/tmp")
+        ),
         "--ro-bind",
         str(runner_dir),
         RUNNER_MOUNT,

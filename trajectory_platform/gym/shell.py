@@ -4,9 +4,10 @@ A log from a deployed agent says which commands it ran and what each printed. To
 to rebuild the final workspace from the actions rather than trust a recorded diff, the commands
 are run again on a fresh copy of S0, in order, each inside the same bubblewrap sandbox as the
 sealed test runner (:mod:`~trajectory_platform.gym.isolation`: no network, its own PID namespace,
-a read-only system, the unprivileged uid, ``setrlimit`` bounds). The workspace directory is the
-one thing shared between commands, so file state carries over the way it did in the agent's shell;
-processes do not (each command's sandbox takes its background jobs with it).
+a read-only system, the unprivileged uid, ``setrlimit`` bounds). The workspace directory (and, for a
+:class:`LiveShell` with ``scratch``, one ``/tmp``) is what commands share, so file state carries
+over the way it did in the agent's container; processes do not (each command's sandbox takes its
+background jobs with it).
 
 Each command is ``/bin/bash -c COMMAND`` with the workspace root as working directory (at
 ``/workspace``, or also at the path the agent's container held the repository at: ``mount_at``), stdout and
@@ -78,6 +79,13 @@ FINGERPRINT_SOURCE = (Path(__file__).parent / "_fingerprint.py").read_text(encod
 """How an entry is told changed (:func:`fingerprints`), shipped beside the driver for tools mode."""
 OUTPUT_LIMIT_BYTES = 64 * 1024
 """Output kept per command (or per tool call); the rest is counted and replaced by a marker."""
+SCRATCH_LIMIT_BYTES = 256 << 20
+SCRATCH_LIMIT_ENTRIES = 50_000
+"""What a session's carried ``/tmp`` (:class:`LiveShell`'s ``scratch``) may hold after any action:
+bytes on disk (allocated blocks, so a sparse file counts what it takes) and entries. Beyond either
+the session is refused (:class:`ReplayRunError`): the folder lies on the host's disk, where a fresh
+``/tmp`` per sandbox was memory that died with it. Within one action the bounds are a workspace's:
+each file's size limit, the process budget and the time limit."""
 TOTAL_TIMEOUT_S = 300.0
 """Default wall-clock budget of one whole replay."""
 STARTUP_ALLOWANCE_S = 1.0
@@ -480,12 +488,22 @@ class LiveShell:
     ``mount_at`` is the absolute path the recorded agent's container held the repository at
     (:func:`isolation.mount_refusal` must allow it): every action then sees the workspace there
     too, as its working directory, so a recorded ``python3 /testbed/x.py`` or ``cd /testbed`` runs
-    as it did. :attr:`workspace_path` is where the actions see the workspace."""
+    as it did. :attr:`workspace_path` is where the actions see the workspace.
 
-    def __init__(self, root: Path, *, exclusive: bool = False, mount_at: str | None = None):
+    ``scratch``: every action sees one ``/tmp`` (and ``$HOME``, which is ``/tmp`` here) for the whole
+    session, a host folder removed with it, rather than a fresh one each: the agent's container (or
+    machine) kept what a call left there for the calls after it, in every harness replay runs in
+    shell mode (SWE-agent's, OpenHands' and mini-swe-agent's container for the episode, a coding
+    CLI's machine). Bounded by :data:`SCRATCH_LIMIT_BYTES` and :data:`SCRATCH_LIMIT_ENTRIES`."""
+
+    def __init__(
+        self, root: Path, *, exclusive: bool = False, mount_at: str | None = None, scratch: bool = False
+    ):
         self.root = root
         self.exclusive = exclusive
         self.mount_at = mount_at
+        self.scratch: Path | None = None
+        self._carries_tmp = scratch
         self.workspace_path = mount_at or isolation.WORKSPACE_MOUNT
         self._handed_over = False
         self._runner = _RunnerDir()
@@ -496,6 +514,10 @@ class LiveShell:
         with contextlib.ExitStack() as stack:
             self._user = stack.enter_context(isolation.sandbox_user())
             self._private = stack.enter_context(self._runner)
+            if self._carries_tmp:
+                self.scratch = Path(tempfile.mkdtemp(prefix=owned_prefix("scratch-"), dir=temp_root()))
+                stack.callback(shutil.rmtree, self.scratch, ignore_errors=True)
+                self.scratch.chmod(0o1777)
             self._held = stack.pop_all()
         return self
 
@@ -507,10 +529,17 @@ class LiveShell:
         :class:`EditorCall` through the file editor, or a :class:`FileToolCall` through its coding
         CLI's tool."""
         if isinstance(command, EditorCall):
-            return _run_editor(self._view(), self._private, command, self._history, timeout_s)
-        if isinstance(command, FileToolCall):
-            return _run_file_tool(self._view(), self._private, command, self._seen, timeout_s)
-        return _run_command(self._view(), self._private, command, timeout_s, output_limit)
+            result = _run_editor(self._view(), self._private, command, self._history, timeout_s)
+        elif isinstance(command, FileToolCall):
+            result = _run_file_tool(self._view(), self._private, command, self._seen, timeout_s)
+        else:
+            result = _run_command(self._view(), self._private, command, timeout_s, output_limit)
+        if self.scratch is not None and _over_limits(self.scratch):
+            raise ReplayRunError(
+                f"the session's /tmp holds more than {SCRATCH_LIMIT_BYTES >> 20} MiB"
+                f" or {SCRATCH_LIMIT_ENTRIES} entries"
+            )
+        return result
 
     def make_checkout(self, folder: str = "") -> None:
         """Make the workspace (or its ``folder``, where the repository lies) a git checkout of what
@@ -612,10 +641,31 @@ class LiveShell:
             user=self._user,
             hand_over=not (self.exclusive and self._handed_over),
             mount_at=self.mount_at,
+            scratch=self.scratch,
         )
         self._handed_over = True
         self.workspace_path = view.workspace_path
         return view
+
+
+def _over_limits(folder: Path) -> bool:
+    """Whether ``folder`` holds more than :data:`SCRATCH_LIMIT_BYTES` or
+    :data:`SCRATCH_LIMIT_ENTRIES` (never following a link)."""
+    size = entries = 0
+    folders = [str(folder)]
+    while folders:
+        try:
+            with os.scandir(folders.pop()) as found:
+                for entry in found:
+                    entries += 1
+                    size += entry.stat(follow_symlinks=False).st_blocks * 512
+                    if entry.is_dir(follow_symlinks=False):
+                        folders.append(entry.path)
+        except OSError:
+            continue
+        if size > SCRATCH_LIMIT_BYTES or entries > SCRATCH_LIMIT_ENTRIES:
+            return True
+    return False
 
 
 class _RunnerDir:

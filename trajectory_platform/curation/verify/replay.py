@@ -117,7 +117,8 @@ from trajectory_platform.curation.verify.read_tools import OUTPUT, ReadClaims, c
 from trajectory_platform.curation.verify.shell_session import (
     in_kept_shell,
     keeps_folder,
-    left_state,
+    pending_exit_handler,
+    session_end,
     shown_folders,
 )
 from trajectory_platform.curation.verify.sweagent_commands import (
@@ -975,7 +976,7 @@ def replay_episode(
             None,
             "unverified",
             time.perf_counter() - start,
-            error=f"the kept shell's state after turn {lost} is unknown: the line ended without recording it",
+            error=f"the kept shell's state after turn {lost} is unknown: the line was cut at its time limit",
             recorded_root=mounted or refusal,
             kept_folder=kept,
             protected_writes=run.protected_writes,
@@ -1369,8 +1370,8 @@ class _Run:
     ignored_new: frozenset[str] | None = None
     """:attr:`ReplayResult.ignored_new`."""
     lost_state: list[int] = field(default_factory=list)
-    """The turns of kept-shell lines that ended without recording the state they left
-    (:func:`.shell_session.left_state`)."""
+    """The turns of kept-shell lines cut at the time limit: what the agent's shell held after them
+    is unknown (a line that ended its shell, ``exit`` or ``set -e``, left a fresh one)."""
 
 
 @dataclass
@@ -1466,17 +1467,22 @@ def _run_shell(
     ``inside`` (:func:`inner_folder`) S0 lies in that folder of the workspace, every shell command
     starts there, and the final state is that folder's files. With ``protected``, the protected
     paths are fingerprinted after every action (:class:`_Watch`). With ``kept``, each shell line
-    starts in the state the one before it left (:func:`.shell_session.in_kept_shell`), and a line
-    that recorded none is in :attr:`_Run.lost_state`."""
+    starts in the state the one before it left (:func:`.shell_session.in_kept_shell`), a line cut at
+    the time limit is in :attr:`_Run.lost_state`, and an ``EXIT`` handler the last line left runs
+    once the final state is read, as the agent's shell ran it when the session ended after the
+    log's last call (its protected writes are the last shell line's)."""
     state = WindowState()
     previous = ""
     run = _Run([], {})
     batch: list[tuple[CallRecord, Action]] = []
     placed = {f"{inside}/{path}": text for path, text in files.items()} if inside else files
-    with Workspace(placed) as ws, LiveShell(ws.root, exclusive=True, mount_at=mount_at) as shell:
+    with (
+        Workspace(placed) as ws,
+        LiveShell(ws.root, exclusive=True, mount_at=mount_at, scratch=True) as shell,
+    ):
         shell.make_checkout(inside or "")
         checkout = f"{shell.workspace_path}/{inside}" if inside else shell.workspace_path
-        state_name = f"{GIT_DIR}/shell-{secrets.token_hex(8)}"
+        state_name = f"{GIT_DIR}/shell"
         session = _KeptState(f"{checkout}/{state_name}", f"{inside}/{state_name}" if inside else state_name)
         watch = _Watch(ws.root, protected, inside) if protected is not None else None
         for index, record in enumerate(actions):
@@ -1515,6 +1521,10 @@ def _run_shell(
             run.unchecked += [] if report.checked else [record.turn]
             run.outputs[-1] = (shown(report.text, report.workspace, setting.root), None)
         run.final = collect_files(ws.root, skip=f"{inside}/{GIT_DIR}" if inside else GIT_DIR)
+        if (closing := session.end(shell)) is not None:  # the session's end, after its final state
+            shell.run(closing, timeout_s)
+            if watch is not None and (path := watch.changed()) is not None:
+                run.protected_writes.append((max(r.turn for r in actions if id(r) in session.wrapped), path))
         if inside:
             prefix = f"{inside}/"
             run.final = {p.removeprefix(prefix): t for p, t in run.final.items() if p.startswith(prefix)}
@@ -1556,22 +1566,29 @@ def _command(
 
 @dataclass
 class _KeptState:
-    """The state file of a replay's kept shell (``path`` in the sandbox, ``rel`` in the workspace)
-    and the nonce each wrapped line records its state under, by the id of its call record."""
+    """The state files of a replay's kept shell, one a line, named ``path``-NONCE in the sandbox
+    (``rel``-NONCE in the workspace): each line starts from the file the line before it wrote
+    (:func:`.shell_session.in_kept_shell`), and a line that ended its shell wrote none, so the next
+    starts afresh. ``wrapped``: the ids of the call records run so."""
 
     path: str
     rel: str
-    nonces: dict[int, str] = field(default_factory=dict)
+    last: str | None = None
+    wrapped: set[int] = field(default_factory=set)
 
     def wrap(self, record: CallRecord, command: str) -> str:
-        """``command`` as the kept shell runs it (:func:`.shell_session.in_kept_shell`)."""
-        self.nonces[id(record)] = nonce = secrets.token_hex(8)
-        return in_kept_shell(command, self.path, nonce)
+        """``command`` as the kept shell runs it, after the line wrapped before it."""
+        previous = f"{self.path}-{self.last}" if self.last else None
+        self.last = secrets.token_hex(8)
+        self.wrapped.add(id(record))
+        return in_kept_shell(command, f"{self.path}-{self.last}", previous)
 
-    def lost(self, shell: LiveShell, record: CallRecord) -> bool:
-        """Whether ``record``'s wrapped line, just run, left no state of its own."""
-        nonce = self.nonces.get(id(record))
-        return nonce is not None and not left_state(shell.read(self.rel), nonce)
+    def end(self, shell: LiveShell) -> str | None:
+        """What ends the kept shell after its last line (:func:`.shell_session.session_end`), where
+        that line left an ``EXIT`` handler for it to run; else ``None``."""
+        if self.last is None or not pending_exit_handler(shell.read(f"{self.rel}-{self.last}")):
+            return None
+        return session_end(f"{self.path}-{self.last}")
 
 
 def _run_batch(
@@ -1585,18 +1602,21 @@ def _run_batch(
     """Run one batch in ``shell``, adding each command's (output, exit code) to the run's outputs,
     the turns of refused editor calls to its refusals, with a ``watch``, each command after which a
     protected path was not as S0 has it to its protected writes, and with a kept shell's
-    ``session``, each line that left it no state to its lost states."""
+    ``session``, each of its lines cut at the time limit to its lost states (what the agent's shell
+    held after it is unknown; a line that ended its shell left a fresh one, as the harness starts
+    one)."""
 
     def measure(index: int) -> None:
         if watch is not None and (path := watch.changed()) is not None:
             run.protected_writes.append((batch[index][0].turn, path))
-        if session is not None and session.lost(shell, batch[index][0]):
-            run.lost_state.append(batch[index][0].turn)
 
     limits = [output_limit(record) for record, _ in batch]
     results = shell.run_all(
         [command for _, command in batch], timeout_s, after_each=measure, output_limits=limits
     )
+    if session is not None:
+        wrapped = zip(batch, results, strict=True)
+        run.lost_state += [r.turn for (r, _), res in wrapped if res.timed_out and id(r) in session.wrapped]
     run.refused += [r.turn for (r, _), res in zip(batch, results, strict=True) if res.refused]
     run.outputs += [(res.output, res.exit_code) for res in results]
 

@@ -12,18 +12,20 @@ options, what ``source venv/bin/activate`` defined (session 45). Others run each
 :func:`keeps_folder` decides from the episode's own evidence, never from what replay would make
 of it: a ``pwd`` the log shows after a ``cd`` (the folder it reached: kept; the folder before it:
 not), else the harness its format names (:data:`KEPT_BY_FORMAT`). :func:`in_kept_shell` is the
-line replay runs then: it starts in the state the previous line left and records the state it
-leaves, as bash code bash itself writes (:data:`_SESSION`), in a file of an unguessable name inside
-the checkout's git folder, which no final state or diff holds.
+line replay runs then: it starts in the state the previous line left and, once its own commands are
+over, records the state it leaves, as bash code bash itself writes (:data:`_WRITER`), in a file of
+an unguessable name inside the checkout's git folder, which no final state or diff holds. Nothing
+of replay's own is there while the line runs (``trap -p``, ``declare -F``, ``set`` list the agent's
+state only), a line that ends its shell (``exit``, ``set -e``) leaves the next one a fresh shell, as
+the harness starts one, and a line's own ``EXIT`` handler runs when the shell ends (session 46).
 
 Why each line is still a sandbox of its own rather than one long-lived bash fed every line between
 markers: each call keeps its own time limit, output cap and resource limits, and no process outlives
 its call, so what replay measures after a call (:class:`.replay._Watch`) is that call's doing (a
 background job of a long-lived shell could write a sealed test after its call was measured); no
 marker in the output stream can be printed by a command to end its own call early; and a line that
-ends its shell (``exit``, ``set -e``) is recorded as it ends. A line that ends without recording
-(killed at the time limit, ``exec``, its recording trap removed) leaves the replay not knowing what
-the agent's shell held: the later lines are refused (:func:`left_state`).
+ends its shell is recorded as it ends. A line killed at the time limit leaves replay not knowing
+what the agent's shell held: the later lines are refused (``replay._state_lost``).
 
 Neither way opens a door: a replay measures each call's effect wherever it runs it (a quiet test
 edit after a lone ``cd tests`` or behind an alias an earlier call defined is then a measured
@@ -197,10 +199,15 @@ def _plain_folder(operands: list[str]) -> str:
     return folder
 
 
-_SESSION = r"""__replay_status() { builtin return "$1"; }
+_RESTORE = "builtin shopt -s expand_aliases; builtin unset -v BASH_EXECUTION_STRING"
+"""What starts each line of a kept shell, before the state is sourced: aliases expand, as in the
+harnesses' interactive shells (they are restored on a line of their own, before the line they apply
+to), and ``BASH_EXECUTION_STRING`` (the whole script ``bash -c`` runs: replay's own code) is not
+there, as in an interactive shell."""
+_WRITER = r"""{ __replay_rc=$? __replay_f=$-; builtin set +eux; builtin shopt -u expand_aliases; } 2>/dev/null
+for __replay_p in "${PROMPT_COMMAND[@]}"; do builtin eval "$__replay_p"; done
 __replay_save() {
   local IFS=$' \t\n' __replay_n __replay_i __replay_fl __replay_t
-  builtin printf '#%s\n' "$__replay_nonce"
   builtin printf 'builtin cd -- %q\n' "${DIRSTACK[${#DIRSTACK[@]}-1]}"
   for ((__replay_i = ${#DIRSTACK[@]} - 2; __replay_i >= 0; __replay_i--)); do
     builtin printf 'builtin pushd -- %q >/dev/null\n' "${DIRSTACK[__replay_i]}"
@@ -215,85 +222,70 @@ __replay_save() {
       *) builtin declare -p "$__replay_n" ;;
     esac
   done
+  builtin printf '%s\n' 'builtin unset -v __replay_n'
   while builtin read -r _ __replay_fl __replay_n; do
-    case $__replay_n in __replay_*|trap) continue ;; esac
+    case $__replay_n in __replay_*) continue ;; esac
     builtin declare -f "$__replay_n"
     [[ $__replay_fl != *x* ]] || builtin printf 'builtin export -f %s\n' "$__replay_n"
   done < <(builtin declare -F)
   builtin alias -p
   __replay_t=$(builtin trap -p)  # a command substitution sees the shell's traps, a process one not
   while IFS= builtin read -r __replay_n; do
-    if [[ $__replay_n == "trap -- "* ]]; then
-      [[ $__replay_n == *" EXIT" ]] || builtin printf 'builtin %s\n' "$__replay_n"
-    fi
+    [[ $__replay_n != "trap -- "* ]] || builtin printf 'builtin %s\n' "$__replay_n"
   done <<<"$__replay_t"
   builtin printf 'builtin umask %s\n' "$(builtin umask)"
   builtin shopt -p
+  builtin printf '%s\n' 'builtin shopt -s expand_aliases'
   builtin set +o
   [[ $__replay_f != *e* ]] || builtin printf '%s\n' 'builtin set -e'
   [[ $__replay_f != *u* ]] || builtin printf '%s\n' 'builtin set -u'
   [[ $__replay_f != *x* ]] || builtin printf '%s\n' 'builtin set -x'
 }
-__replay_exit() {
-  local __replay_p
-  for __replay_p in "${PROMPT_COMMAND[@]}"; do builtin eval "$__replay_p"; done
-  { __replay_save >| "$__replay_state"; } 2>/dev/null
-  [[ -n $__replay_exit_handler ]] || builtin return 0
-  [[ $__replay_f != *e* ]] || builtin set -e
-  [[ $__replay_f != *u* ]] || builtin set -u
-  [[ $__replay_f != *x* ]] || builtin set -x
-  if (( __replay_rc == 0 )); then builtin eval "$__replay_exit_handler"
-  else __replay_status "$__replay_rc" || builtin eval "$__replay_exit_handler"; fi
-}
-trap() {
-  case ${1-} in -l|-p|-lp|-pl) builtin trap "$@"; builtin return ;; --) builtin shift ;; esac
-  (( $# )) || { builtin trap; builtin return; }
-  local __replay_h=$1 __replay_s __replay_o=()
-  if (( $# == 1 )); then __replay_h=-; else builtin shift; fi
-  for __replay_s; do
-    case ${__replay_s^^} in
-      EXIT|0|SIGEXIT) __replay_exit_handler=$__replay_h ;;
-      *) __replay_o+=("$__replay_s") ;;
-    esac
-  done
-  [[ $__replay_exit_handler != - ]] || __replay_exit_handler=
-  (( ${#__replay_o[@]} == 0 )) || builtin trap -- "$__replay_h" "${__replay_o[@]}"
-}
-builtin trap '{ __replay_rc=$? __replay_f=$-; builtin set +eux; } 2>/dev/null; \__replay_exit' EXIT
-builtin shopt -s expand_aliases
-[[ ! -f $__replay_state ]] || { builtin . "$__replay_state"; } 2>/dev/null
+{ __replay_save >| @STATE@; } 2>/dev/null
+builtin trap - EXIT
+builtin exit "$__replay_rc"
 """
-"""What runs before each line of a kept shell (bash's own words for its state, so nothing of it is
-emulated piece by piece). ``__replay_save`` writes the state as bash code that restores it: the
-line's nonce first, the directory stack (its bottom entry, then each ``pushd`` up to the folder), the
-variables (``declare -p``: exported or not, arrays, attributes; bash's own read-only and per-process
-ones left out, and the environment's exported names unset first, so an ``unset`` holds), functions
-(``declare -f``, ``export -f``), aliases, traps other than ``EXIT``, the ``umask``, ``shopt`` and
-``set`` options (``-e``, ``-u``, ``-x`` as the line left them: they are off while the state is
-written, so neither a failing write nor a trace of it ends or shows in the line). It runs in the
-``EXIT`` trap, so ``exit 3`` and a line ``set -e`` ends record it too, and the line's status is
-kept. A line's own ``trap ... EXIT`` goes through the ``trap`` function, which keeps its handler
-and runs it after the state is written (it replaced the recording trap, and the next line started
-at the root: session 45); other signals are bash's. Aliases expand, as in the harnesses'
-interactive shells; they are restored on a line of their own, before the line they apply to.
-``PROMPT_COMMAND`` (one, or a bash 5.1 array of them) runs when each line ends, before the state is
-written, as an interactive shell runs it before its next prompt."""
+"""What runs after each line of a kept shell, once the line's own commands are over (so none of it
+is there for the line to list: no function, variable or trap of replay's shows in ``declare -F``,
+``set``, ``compgen`` or ``trap -p``). ``__replay_save`` writes the state as bash code that restores
+it (bash's own words, so nothing of it is emulated piece by piece): the directory stack (its bottom
+entry, then each ``pushd`` up to the folder), the variables (``declare -p``: exported or not,
+arrays, attributes; bash's own read-only and per-process ones left out, and the environment's
+exported names unset first, so an ``unset`` holds), functions (``declare -f``, ``export -f``),
+aliases, traps (the line's own ``EXIT`` handler included), the ``umask``, ``shopt`` and ``set``
+options (``-e``, ``-u``, ``-x`` as the line left them: they are off while the state is written, so
+neither a failing write nor a trace of it ends or shows in the line). ``PROMPT_COMMAND`` (one, or a
+bash 5.1 array of them) runs first, as an interactive shell runs it before its next prompt. Then the
+``EXIT`` handler is taken away before the shell ends: a long-lived shell runs it when the shell
+itself ends, not after each line (the next line restores it). A line that ends its shell (``exit``, a
+failure under ``set -e``, ``exec``) never gets here: it records no state, its own ``EXIT`` handler
+runs as bash runs it when a shell exits, and the next line starts in a fresh shell, as the harness
+starts one."""
 
 
-def in_kept_shell(command: str, state_file: str, nonce: str) -> str:
-    """``command`` as a kept shell runs it: in the state the previous line left (recorded in
-    ``state_file``, an absolute path in the sandbox; none yet: as a fresh shell starts), recording
-    the state it leaves on exit under ``nonce`` (:func:`left_state`). Prints nothing of its own; the
-    command's exit code is the line's."""
-    return (
-        f"__replay_state={shlex.quote(state_file)} __replay_nonce={shlex.quote(nonce)} "
-        f"__replay_exit_handler=\n{_SESSION}{command}"
+def in_kept_shell(command: str, state_file: str, previous: str | None) -> str:
+    """``command`` as a kept shell runs it: in the state the previous line left (recorded in the
+    sandbox file ``previous``; none, or a file the previous line never wrote because it ended its
+    shell: as a fresh shell starts), writing the state it leaves to ``state_file`` (a new name for
+    every line, so a line that ends its shell leaves the next one nothing to source) once its own
+    commands are over (:data:`_WRITER`). Prints nothing of its own; the command's exit code is the
+    line's."""
+    restore = f"; {{ builtin . {shlex.quote(previous)}; }} 2>/dev/null" if previous else ""
+    writer = _WRITER.replace("@STATE@", shlex.quote(state_file))
+    return f"{_RESTORE}{restore}\n{command}\n{writer}"
+
+
+def session_end(previous: str) -> str:
+    """What ends a kept shell after its last line: the state that line left (``previous``), then
+    ``exit``, so an ``EXIT`` handler the agent's lines left runs as it runs when a long-lived shell
+    ends."""
+    return f"{{ builtin . {shlex.quote(previous)}; }} 2>/dev/null\nbuiltin exit 0"
+
+
+def pending_exit_handler(recorded: str | None) -> bool:
+    """Whether the state a kept shell's line recorded (``recorded``, :func:`in_kept_shell`'s state
+    file's text; ``None``: none) holds an ``EXIT`` handler, which a long-lived shell runs when it
+    ends."""
+    return recorded is not None and any(
+        line.startswith("builtin trap -- ") and line.endswith(" EXIT") for line in recorded.splitlines()
     )
-
-
-def left_state(recorded: str | None, nonce: str) -> bool:
-    """Whether a line run by :func:`in_kept_shell` under ``nonce`` recorded the state it left
-    (``recorded``: the state file's text after it). It did not where the shell ended without its
-    ``EXIT`` trap (killed at the time limit, ``exec``, a ``builtin trap - EXIT``): what the agent's
-    shell held after that line is then unknown to replay."""
-    return recorded is not None and recorded.startswith(f"#{nonce}\n")
