@@ -21,6 +21,7 @@ from trajectory_platform.curation.redact.credential_names import (
     KEYWORD_SCAN_ANY_CASE,
     credential_class,
 )
+from trajectory_platform.curation.redact.cut_values import find_cut_values
 from trajectory_platform.curation.redact.decoders import (
     base58_text,
     decoded_views,
@@ -2565,6 +2566,7 @@ def _pass_one(text: str, config: RedactionConfig, layers: int = 0) -> list[Findi
         found.extend(find_printed_credential_files(text))
     found.extend(find_client_passwords(text))
     found.extend(find_prose_passwords(text))
+    found.extend(find_cut_values(text, config, _pass_one))
     if mentions_a_hook(text.lower()):
         found.extend(find_webhook_secrets(text))
     if "(" in text or "value" in text or "] =" in text or "]=" in text or "set :" in text or "{" in text:
