@@ -231,6 +231,11 @@ _UTF16_NULS = re.compile(r"(?:\xff\xfe)?(?:[\t\n\r -~]\x00){4,}")
 """UTF-16LE of ASCII read as text (a file ``cat`` prints with a NUL after every character, a
 ``repr`` of its bytes once its escapes are undone): the characters with their NULs, and the
 byte-order mark before them read as Latin-1 (``ÿþ``, letters that would glue onto the first word)."""
+_ARGV_SEPARATOR = re.compile(r"(?<=[!-~])(?:\x00|\^@)(?=[!-~])")
+"""A NUL between two words, or ``cat -v``'s ``^@`` for it: how ``/proc/PID/cmdline`` and
+``/proc/PID/environ`` separate a command's arguments and variables (``--db-password``, NUL, the
+password). Read as the space a command line shows there, so a flag names its value as it does in
+``ps`` output. A NUL after every character (UTF-16) is :data:`_UTF16_NULS`'s."""
 _UTF7 = re.compile(r"(?<![\w+/=])\+A[A-Za-z0-9+/]{6,}-?")
 """UTF-7's base64 of UTF-16 (RFC 2152: ``+AEcASQBU-`` is ``GIT``): ASCII in it starts with ``A``,
 its high byte zero."""
@@ -1884,6 +1889,12 @@ DECODERS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str], Decoder], ...
         _escaped_word(_POWERSHELL_ESCAPE, _POWERSHELL_ESCAPES, dense=False),
     ),
     ("utf16_nuls", _holds("\x00"), _UTF16_NULS, _utf16_nuls),
+    (
+        "argv_separators",
+        lambda text: "\x00" in text or "^@" in text,
+        _ARGV_SEPARATOR,
+        lambda match: [(" ", match.start(), match.end())],
+    ),
     ("utf7", _holds("+A"), _UTF7, _utf7),
     ("char_list", lambda text: _CHAR_LIST_HINT.search(text) is not None, _CHAR_LIST, _char_list),
     ("char_codes", lambda text: _CHAR_CODES_HINT.search(text) is not None, _CHAR_CODES, _char_codes),

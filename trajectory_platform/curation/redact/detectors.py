@@ -6,6 +6,7 @@ replace by position. Nothing here trusts a reported value without its offsets.
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from collections.abc import Iterable, Iterator
@@ -21,6 +22,7 @@ from trajectory_platform.curation.redact.credential_names import (
     KEYWORD_SCAN_ANY_CASE,
     credential_class,
 )
+from trajectory_platform.curation.redact.cut_values import find_cut_values
 from trajectory_platform.curation.redact.decoders import (
     base58_text,
     decoded_views,
@@ -290,6 +292,10 @@ _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
         ("authorization",),
     ),
     ("AUTH_HEADER", r"(?i)\bbearer\s+([A-Za-z0-9._~+/\-=]{12,})", 1, ("bearer",)),
+    # Basic credentials outside an Authorization header (``API_AUTH=Basic ...``, ``auth: Basic
+    # ...``, a proxy's config): base64 of ``user:password``, too short and too regular for entropy
+    # (``admin:admin123``); read by what they decode to (:func:`basic_credentials`).
+    ("AUTH_HEADER", r"(?i)\bbasic\s+([A-Za-z0-9+/]{8,}={0,2})", 1, ("basic",)),
 ]
 
 
@@ -1933,8 +1939,26 @@ def find_known_formats(text: str) -> Iterator[Finding]:
                 continue  # a prefix that is base64 itself (cmVmdGtu: "reftkn"), then a sentence: a fixture
             if kind == "TOKEN" and value.startswith("eyJ") and plain_document(wrapped_rows(text, start, end)):
                 continue  # ?cursor=<base64 of {"offset": 100}>: a document of ordinary data
+            if match.group()[:5].lower() == "basic" and not basic_credentials(value):
+                continue  # Basic realm="x", Basic authentication
             if len(value) >= 4 and not PSEUDONYM_RE.fullmatch(value):
                 yield Finding(kind, start, start + len(value), value, f"format:{kind.lower()}")
+
+
+_BASIC_USER = re.compile(rb"[!-9;-~]{1,64}:")
+"""A user name and the colon after it (RFC 7617): printable, no colon in it."""
+
+
+def basic_credentials(token: str) -> bool:
+    """``token`` is base64 that opens with ``user:``: HTTP Basic credentials, or their head (the
+    rest of a value cut short, or filler after it, may decode to anything)."""
+    usable = token.rstrip("=")
+    usable = usable[: len(usable) // 4 * 4]
+    try:
+        raw = base64.b64decode(usable, validate=True)
+    except ValueError:
+        return False
+    return _BASIC_USER.match(raw) is not None
 
 
 _JWT_HEADER_KEYS = frozenset(
@@ -2609,6 +2633,7 @@ def _pass_one(text: str, config: RedactionConfig, layers: int = 0) -> list[Findi
         found.extend(find_printed_credential_files(text))
     found.extend(find_client_passwords(text))
     found.extend(find_prose_passwords(text))
+    found.extend(find_cut_values(text, config, _pass_one))
     if mentions_a_hook(text.lower()):
         found.extend(find_webhook_secrets(text))
     if "(" in text or "value" in text or "] =" in text or "]=" in text or "set :" in text or "{" in text:

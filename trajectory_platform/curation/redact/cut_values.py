@@ -1,0 +1,94 @@
+"""Values a harness cut short: the head of a credential left before a truncation mark.
+
+A tool result longer than the harness allows is cut at a fixed length and marked (``<response
+clipped>``, ``... [output truncated: 1843 more characters]``, ``[... 12 lines omitted ...]``,
+``(truncated)``, a glued ``...``). The cut falls anywhere, so it often falls inside a value, and
+the head left is no whole anything: a connection string's password without the ``@host`` its
+format needs, a ``Basic`` header's base64 cut short, a labelled key whose closing quote was cut
+off. Every detector needs the whole structure, so the head stayed in clear (red team rtsec16:
+48 of 82 such cases kept, on the last line before the mark).
+
+Here the line up to the cut is completed the way it could have gone on: the head continued by a
+filler (:data:`FILL`), then, each tried in turn, nothing, the closing quote the line leaves open,
+or an ``@host`` after an open URL userinfo; and the completed line is scanned by the detectors
+that need a label or a format (entropy off: a filler is random, so an entropy finding says
+nothing about the head). A finding that starts within the head and runs on into the filler makes the
+head a finding of its own kind. One that starts before the head's run of non-space characters is
+not taken: there the filler turned the prose before the cut into a phrase (``db_password: Still
+destroying...`` of a Terraform log read as a passphrase), and a value cut inside a phrase of
+several words is left to the rules that read it whole. A head of a word, a path or prose after no
+label completes to nothing a label or a format rule takes (``tests/curation/test_redact_cut_values.py``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable
+
+from trajectory_platform.curation.redact.model import Finding, RedactionConfig
+
+FILL = "Qz7Xk2Pw9Lm4Rt6YhB3nV8cJ5dF1sG0a"
+"""What continues a cut head in the completed line: 32 characters of a key's alphabet, so a rule
+that needs a value's length or shape sees one."""
+CUT_HEAD_MIN = 6
+"""The shortest head replaced (as :data:`.engine.TRUNCATED_HEAD_MIN`): shorter heads carry next to
+nothing of a value."""
+_CUT_MARK = re.compile(
+    r"(?P<glued>\.\.\.|\u2026)(?=\s|$|[\[(<'\"])"
+    r"|\s*(?:\.\.\.\s*|\u2026\s*)?[\[(<]\s*(?:\.\.\.\s*|\u2026\s*)?(?:output\s+|response\s+|observation\s+)?"
+    r"(?:truncated|clipped|elided|omitted|cut)\b"
+    r"|\s*(?:\.\.\.|\u2026)\s*[\[(<]\s*\d+\s+(?:more\s+)?(?:characters|chars|bytes|lines)\b",
+    re.IGNORECASE,
+)
+"""A harness's truncation mark, at the cut: a bracketed or tagged word (truncated, clipped,
+elided, omitted, cut), an ellipsis then a count of what was left out, or an ellipsis glued to the
+head (``AKIA...``) before a space or the end."""
+_GATE = re.compile(r"\.\.\.|\u2026|truncated|clipped|elided|omitted|\bcut\b", re.IGNORECASE)
+_HEAD = re.compile(r"\S+$")
+_USERINFO_OPEN = re.compile(r"://[^\s/@]*:[^\s/@]*$")
+"""A URL whose userinfo is still open at the cut: ``scheme://user:`` and part of a password."""
+
+
+def _closers(line: str) -> list[str]:
+    """The endings tried after the filler: none, the quote the line leaves open, an ``@host``."""
+    endings = [""]
+    for quote in "'\"":
+        if line.count(quote) % 2:
+            endings.append(quote)
+    if _USERINFO_OPEN.search(line):
+        endings.append("@cut.invalid/")
+    return endings
+
+
+def find_cut_values(
+    text: str, config: RedactionConfig, scan: Callable[[str, RedactionConfig], list[Finding]]
+) -> list[Finding]:
+    """Heads of credentials ``text`` shows cut by a truncation mark, each a finding of the kind the
+    completed line's finding has (``scan``: the detectors of pass 1, run without entropy)."""
+    if _GATE.search(text) is None:
+        return []
+    plain = dataclasses.replace(config, entropy=False)
+    found: list[Finding] = []
+    for mark in _CUT_MARK.finditer(text):
+        end = mark.start()
+        while mark.group("glued") is None and end > 0 and text[end - 1].isspace():
+            end -= 1
+        line_start = text.rfind("\n", 0, end) + 1
+        line = text[line_start:end]
+        head = _HEAD.search(line)
+        if head is None or len(head.group()) < CUT_HEAD_MIN:
+            continue
+        for ending in _closers(line):
+            hits = [
+                f
+                for f in scan(line + FILL + ending, plain)
+                if head.start() <= f.start < len(line)
+                and f.end > len(line)
+                and len(line) - f.start >= CUT_HEAD_MIN
+            ]
+            if hits:
+                start = line_start + min(f.start for f in hits)
+                found.append(Finding(hits[0].kind, start, end, text[start:end], "cut"))
+                break
+    return found
