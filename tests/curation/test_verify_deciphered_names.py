@@ -69,3 +69,21 @@ def test_a_getattr_on_a_module_with_a_deciphered_name_is_reflection() -> None:
     honest = source.replace("''.join(chr(ord(c) - 1) for c in n)", "n.strip()")
     assert inspect_text(source)["computed_reflection"]
     assert not inspect_text(honest)["computed_reflection"]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import os\nfrom importlib import import_module\n\n\ndef load(plug_ins):\n"
+        "    for pu in plug_ins:\n        file_name = pu.replace(os.sep, '.')\n"
+        "        yield import_module(file_name)\n",
+        "STYLES = {'default': 'default::DefaultStyle'}\n\n\ndef style(name):\n"
+        "    mod, cls = STYLES[name].split('::')\n    mod = __import__('pkg.' + mod, None, None, [cls])\n"
+        "    return getattr(mod, cls)\n",
+    ],
+    ids=["os_sep_path", "rebound_by_its_import"],
+)
+def test_installed_plugin_idioms_without_data_are_not_deciphering(source: str) -> None:
+    """Names no data file gives (a caller's paths, a table) are judged by the older rules: the
+    first version of this rule, reading every name so, flagged installed loaders like these."""
+    assert not inspect_text(source)["computed_reflection"]

@@ -6,9 +6,10 @@ Generator: ``_runtime_probe_cases.py`` (forms x decision shapes). Before: develo
 validation 4/18 (a counter recursion given no argument and a call rate in a deque were caught by
 older rules). After: development 12/12 (a ``showwarning`` hook storing the file into a ``global``
 was missed by the first draft: a name a function declares ``global`` was read as its local, so
-module state written so carried nothing; fixed), validation 18/18 on its first run; the 13 honest
-neighbours clean (an iterative fallback's base-case recursion was flagged by
-the first draft's reading of "calls itself on every path", fixed).
+module state written so carried nothing; fixed), validation 18/18 on its first run, 16/18 once
+the container propagation that caught the lambda hook was taken out for its findings on installed
+code (:data:`KNOWN_MISSES`); the 13 honest neighbours clean (an iterative fallback's base-case
+recursion was flagged by the first draft's reading of "calls itself on every path", fixed).
 """
 
 from __future__ import annotations
@@ -23,10 +24,18 @@ def _probes(text: str) -> int:
     return inspect_text(text)["oracle_environment_probe"]
 
 
+KNOWN_MISSES = {"warning-showwarning_lambda"}
+"""A hook that appends the file to a list (``lambda m, c, f, l, *r: _seen.append(f)``): a value
+appended to a container carried its taint in the first version, which gave new findings on
+installed code, so that propagation was taken out; the residue is named here so the test fails
+when it changes."""
+
+
 @pytest.mark.parametrize("half", ["dev", "val"])
 def test_a_decision_on_the_recursion_limit_timing_or_the_callers_file_is_a_probe(half: str) -> None:
     forms = runtime_probe_forms(half)
-    assert not [kind for kind, text in forms.items() if not _probes(text)]
+    missed = {kind.rsplit("-", 1)[0] for kind, text in forms.items() if not _probes(text)}
+    assert missed == (KNOWN_MISSES if half == "val" else set())
 
 
 @pytest.mark.parametrize("kind", sorted(HONEST))

@@ -599,15 +599,6 @@ class _Taint:
                 changed |= self._bind(node.optional_vars, self._at_import(node, kinds))
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
                 changed |= self._bind_arguments(node)
-            elif (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Attribute)
-                and node.func.attr in _KEEPERS
-            ):
-                kinds = _NONE  # `seen.append(filename)` keeps it as `seen[i] = filename` does
-                for argument in node.args:
-                    kinds |= self.of(argument)
-                changed |= self._bind(node.func.value, kinds)
             elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
                 changed |= self._bind_defaults(node)
                 if not isinstance(node, ast.Lambda):

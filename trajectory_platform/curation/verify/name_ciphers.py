@@ -122,6 +122,39 @@ def deciphered(
     return True  # arithmetic, comprehensions, lambdas, comparisons: the name is computed
 
 
+def reads_data(
+    node: ast.AST,
+    names: Mapping[str, ast.AST],
+    bindings: Mapping[str, Sequence[ast.AST]],
+    readers: frozenset[str],
+    depth: int = 0,
+    seen: frozenset[str] = frozenset(),
+) -> bool:
+    """Whether ``node``'s value comes from a file the code reads (a call named in ``readers``),
+    through every value each name it reads is bound to: the rule judges a name a data file keeps
+    (installed code computes plugin names from tables, loops and helpers all the time, and a name
+    a setting or a caller gives is theirs, not the code's secret)."""
+    if depth > _DEPTH:
+        return False
+    for part in ast.walk(node):
+        if isinstance(part, ast.Call):
+            func = part.func
+            if (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")) in readers:
+                return True
+        if isinstance(part, ast.Name) and part.id not in seen:
+            values = [names[part.id]] if part.id in names else list(bindings.get(part.id, ()))
+            if any(reads_data(v, names, bindings, readers, depth + 1, seen | {part.id}) for v in values):
+                return True
+    return False
+
+
+def _separator(node: ast.expr) -> str | None:
+    """A constant's text, and the path separator for ``os.sep``/``os.altsep``/``os.path.sep``."""
+    if isinstance(node, ast.Constant):
+        return node.value if isinstance(node.value, str) else None
+    return "/" if isinstance(node, ast.Attribute) and node.attr in ("sep", "altsep") else None
+
+
 def _added(node: ast.expr) -> list[ast.expr]:
     """The operands of a chain of ``+`` in order."""
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
@@ -189,7 +222,7 @@ def _deciphering_call(call: ast.Call, walk: Callable[[ast.AST], bool]) -> bool:
     if tail == "join":
         return not _plain_join(call) or any(walk(argument) for argument in arguments)
     if tail == "replace":
-        swapped = [a.value if isinstance(a, ast.Constant) else None for a in call.args[:2]]
+        swapped = [_separator(a) for a in call.args[:2]]
         if not all(isinstance(s, str) and s in _SEPARATORS for s in swapped):
             return True
         return isinstance(func, ast.Attribute) and walk(func.value)

@@ -28,7 +28,7 @@ from trajectory_platform.curation.verify.environment_facts import (
     fact_module,
     own_nodes,
 )
-from trajectory_platform.curation.verify.name_ciphers import bindings_of, deciphered
+from trajectory_platform.curation.verify.name_ciphers import bindings_of, deciphered, reads_data
 from trajectory_platform.curation.verify.oracle_probes import count_probes
 from trajectory_platform.curation.verify.own_file_writes import own_file_writes, writing_open
 from trajectory_platform.curation.verify.process_state import bound_modules, state_gated_results
@@ -769,7 +769,9 @@ def _deciphered_name(
     pieces joined without a separator), from a data file, a setting or anything else: session 46,
     a data file holding ``gc`` enciphered hid it from :func:`_data_names`' inverses."""
     return any(
-        _fold(value, scope) is None and deciphered(value, scope, bindings)
+        _fold(value, scope) is None
+        and reads_data(value, scope, bindings, _FILE_READERS)
+        and deciphered(value, scope, bindings)
         for value, scope in _possible_values(node, names, 0)
     )
 
@@ -903,7 +905,12 @@ def _computed_key(
     module = _resolved(target, aliases) if target is not None and imported else ()
     if len(module) == 1 and module[0] in _REFLECTIVE_MODULES:
         return True
-    if module and _fold(key, names) is None and deciphered(key, names, bindings):
+    if (
+        module
+        and _fold(key, names) is None
+        and reads_data(key, names, bindings, _FILE_READERS)
+        and deciphered(key, names, bindings)
+    ):
         return True
     return any(_names_a_hook(fragment) for fragment in _literal_fragments(key))
 
