@@ -16,6 +16,8 @@ codec or a slice with a step but to hide which module it is.
 The reading is an allow-list (:func:`deciphered`): what is not read, picked, folded or joined
 with a separator is a transformation. A call of an unknown function given a computed argument
 counts as one (it may be the cipher); a call given constants or nothing is a getter and is read.
+It judges names a file the code reads gives (:func:`reads_data`): judging every name flagged 40 of
+500 installed files (plugin loaders over tables, paths and callers' names).
 """
 
 from __future__ import annotations
