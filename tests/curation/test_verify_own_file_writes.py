@@ -72,3 +72,15 @@ def test_a_write_beside_the_module_is_caught_on_the_development_half():
 def test_reads_of_the_module_s_own_data_and_writes_elsewhere_stay_clean():
     flagged = {k: v for k, v in HONEST.items() if inspect_text(HEADER + BODY + v).get("own_file_write")}
     assert flagged == {}
+
+
+def test_text_read_through_the_module_s_location_is_data_not_a_path():
+    """``str.replace`` on a data file's text read beside the module is no rename (session 46: two
+    honest plugin loaders, ``read_text().strip().replace('-', '_')``, were ``own_file_write``)."""
+    read = "Path(__file__).with_name('backend.txt').read_text()"
+    honest = f"from pathlib import Path\n\nNAME = {read}.strip().replace('-', '_')\n"
+    kept = f"from pathlib import Path\n\nTEXT = {read}\nNAME = TEXT.replace('/', '.')\n"
+    renamed = "from pathlib import Path\n\nPath(__file__).with_name('a.txt').replace('b.txt')\n"
+    assert not inspect_text(honest)["own_file_write"]
+    assert not inspect_text(kept)["own_file_write"]
+    assert inspect_text(renamed)["own_file_write"]

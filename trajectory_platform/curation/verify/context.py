@@ -62,6 +62,13 @@ class DiffView:
             return self.post[path]
         return "\n".join(self.added.get(path, []))
 
+    def changed_texts(self) -> dict[str, str]:
+        """The post-image text of every path the diff changes (none without a post-image): what a
+        module's name or an exported class may be read from by the screens of stages 2 and 4
+        (:func:`.pysource.new_counts`' ``files``), one reading for both."""
+        post = self.post or {}
+        return {path: post[path] for path in self.paths if path in post}
+
     def code_paths(self) -> list[str]:
         """The changed paths the stages inspect as Python: every ``.py`` file, and any other changed
         file that parses as Python and that the diff's Python names (its file name or stem appears

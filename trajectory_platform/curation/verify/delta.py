@@ -173,7 +173,7 @@ def _gaming_findings(diff: DiffView) -> list[Finding]:
     findings = []
     post = diff.post or {}
     workspace = workspace_movers(post, diff.paths)
-    changed = {path: post[path] for path in diff.paths if path in post}
+    changed = diff.changed_texts()
     for path in diff.code_paths():
         if path in post:
             counts = new_counts((diff.pre or {}).get(path), post[path], workspace, changed)

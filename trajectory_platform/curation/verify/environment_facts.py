@@ -267,6 +267,34 @@ only while the process is young: the judge's worker runs its few cases in its fi
 long-lived service is wrong after them (left open by rtforge8's rule, whose duration exemption
 admitted it). A start re-read by a function is a cache's age (a TTL) and stays a duration; a
 start compared with ``None`` or measured against a variable stays honest, as before."""
+DURATION = "duration"
+"""Taint of a boot-clock duration (a reading against another reading or a variable: ``now -
+start``, ``monotonic() < deadline``). Honest as a value and in a decision that picks a means (a
+timeout that raises, a loop that waits, a cache refreshed after its TTL), but a decision whose arms
+choose an answer (:class:`~trajectory_platform.curation.verify.switch_arms.SwitchArms`, as for a
+:data:`SWITCH`) is keyed on timing: the time between two calls (``fast = now - _last[0] < 0.05``)
+or how long an input-free workload took is the judge's pace and load, not the task (session 46:
+``return a + b if fast else a - b`` passed every static screen)."""
+_ARMED = frozenset({"switch", DURATION})
+"""Taints decided on only where the decision's arms choose an answer (:meth:`_Taint.decisions`)."""
+WARNED = "warned"
+"""Taint of what ``warnings.catch_warnings(record=True)`` collects (or a ``_showwarnmsg`` hook is
+handed): its ``filename`` and ``lineno`` are the file and line of the code that called (with
+``stacklevel``, a caller further up: the judge's runner or a test), a :data:`FACT`
+(:data:`CALLER_FIELDS`); the rest (``message``, ``category``) and the list itself are the code's
+own. Session 46: ``warnings.warn('x', stacklevel=2)`` caught and its file's name decided on passed
+every static screen, as did a ``warnings.showwarning`` hook keeping its ``filename``."""
+CALLER_FIELDS = frozenset({"filename", "lineno", "line"})
+"""What a warning's record says of where it was raised."""
+WARNING_HOOKS: dict[tuple[str, ...], tuple[int, ...]] = {
+    ("warnings", "showwarning"): (2, 3),
+    ("warnings", "formatwarning"): (2, 3),
+    ("warnings", "_showwarnmsg"): (),
+    ("warnings", "_formatwarnmsg"): (),
+}
+"""The ``warnings`` module's hooks a function may replace, and the positions of the parameters
+through which it is handed the warning's file and line (a ``_showwarnmsg`` hook is handed the
+record, :data:`WARNED`)."""
 ADDRESS = "address"
 """Taint of ``id()``: an identity, honest in a membership or equality test (``id(x) in seen``),
 chance once arithmetic reads its digits (``id(object()) % 977 == 1``): then it is a :data:`FACT`."""
@@ -488,16 +516,19 @@ class _Taint:
             bound |= {a.arg for a in every}
         body = [node.body] if isinstance(node, ast.Lambda) else node.body
         stack: list[ast.AST] = list(body) if isinstance(body, list) else [body]
+        declared: set[str] = set()  # `global n` / `nonlocal n`: stored where the name lives
         while stack:
             sub = stack.pop()
             if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
                 bound.add(sub.id)
+            if isinstance(sub, ast.Global | ast.Nonlocal):
+                declared |= set(sub.names)
             if isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                 bound.add(sub.name)
                 continue
             if not isinstance(sub, ast.Lambda):
                 stack.extend(ast.iter_child_nodes(sub))
-        return bound
+        return bound - declared
 
     def _key(self, name: str, node: ast.AST) -> tuple[int, str]:
         """Where ``name`` read or bound at ``node`` lives: the nearest enclosing function scope
@@ -558,18 +589,50 @@ class _Taint:
             if isinstance(node, ast.Assign):
                 kinds = self._at_import(node, self.of(node.value))
                 changed |= any([self._bind(t, kinds) for t in node.targets])
+                changed |= any([self._bind_warning_hook(t, node.value) for t in node.targets])
             elif isinstance(node, ast.AnnAssign | ast.AugAssign | ast.NamedExpr) and node.value is not None:
                 changed |= self._bind(node.target, self._at_import(node, self.of(node.value)))
             elif isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
                 changed |= self._bind(node.target, self._at_import(node, self.of(node.iter)))
             elif isinstance(node, ast.withitem) and node.optional_vars is not None:
-                changed |= self._bind(node.optional_vars, self._at_import(node, self.of(node.context_expr)))
+                kinds = self.of(node.context_expr) | self._records_warnings(node.context_expr)
+                changed |= self._bind(node.optional_vars, self._at_import(node, kinds))
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
                 changed |= self._bind_arguments(node)
             elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
                 changed |= self._bind_defaults(node)
                 if not isinstance(node, ast.Lambda):
                     changed |= self._bind_key(self._key(node.name, node), self._returns(node))
+        return changed
+
+    def _records_warnings(self, context: ast.expr) -> frozenset[str]:
+        """:data:`WARNED` for ``warnings.catch_warnings(record=True)``: the list it yields."""
+        if not isinstance(context, ast.Call) or self.name_of(context.func) != ("warnings", "catch_warnings"):
+            return _NONE
+        record = next((k.value for k in context.keywords if k.arg == "record"), None)
+        records = record is not None and not (isinstance(record, ast.Constant) and not record.value)
+        return frozenset({WARNED}) if records else _NONE
+
+    def _bind_warning_hook(self, target: ast.expr, hook: ast.expr) -> bool:
+        """A function put in place of a ``warnings`` hook (:data:`WARNING_HOOKS`): the parameters
+        it is handed the warning's file and line through are a :data:`FACT`, a record a
+        :data:`WARNED`."""
+        positions = WARNING_HOOKS.get(self.name_of(target))
+        if positions is None:
+            return False
+        functions: list[ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda] = (
+            [hook] if isinstance(hook, ast.Lambda) else []
+        )
+        if isinstance(hook, ast.Name):
+            functions += self.functions.get(hook.id, [])
+        changed = False
+        for function in functions:
+            parameters = [*function.args.posonlyargs, *function.args.args]
+            if not positions and parameters:
+                changed |= self._bind_key((id(function), parameters[0].arg), frozenset({WARNED}))
+            for position in positions:
+                if position < len(parameters):
+                    changed |= self._bind_key((id(function), parameters[position].arg), frozenset({FACT}))
         return changed
 
     def _bind_delayed(self, call: ast.Call) -> bool:
@@ -871,7 +934,10 @@ class _Taint:
                 return _DRAWN
             if self._fact_name(self.name_of(node)):
                 return frozenset({FACT})
-            return self.of(node.value) | self.attributes.get(node.attr, _NONE)
+            base = self.of(node.value)
+            if WARNED in base and node.attr in CALLER_FIELDS:
+                return frozenset({FACT})  # where the warning was raised: the caller's file
+            return (base - {WARNED}) | self.attributes.get(node.attr, _NONE)
         if isinstance(node, ast.Call):
             return self._call(node)
         if isinstance(node, ast.Subscript) and self._fact_name(self.name_of(node)):
@@ -879,7 +945,7 @@ class _Taint:
         if isinstance(node, ast.Lambda):
             return self.of(node.body)
         if isinstance(node, ast.IfExp):  # the value chosen; the switch is judged where it decides
-            return (self.of(node.test) - {SWITCH}) | self.of(node.body) | self.of(node.orelse)
+            return (self.of(node.test) - _ARMED) | self.of(node.body) | self.of(node.orelse)
         kinds = _NONE
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr | ast.comprehension | ast.keyword | ast.arguments):
@@ -887,7 +953,7 @@ class _Taint:
         if ADDRESS in kinds and isinstance(node, ast.BinOp | ast.UnaryOp):
             return (kinds - {ADDRESS}) | _DRAWN  # an address's digits: chance
         if kinds & _CLOCKED and self._between_readings(node):
-            return kinds - _CLOCKED  # a duration, or one reading against another
+            return (kinds - _CLOCKED) | {DURATION}  # a duration, or one reading against another
         return kinds
 
     def _between_readings(self, node: ast.AST) -> bool:
@@ -1092,10 +1158,10 @@ class _Taint:
         arms = SwitchArms(self.tree)
         for node in ast.walk(self.tree):
             for sink in _sinks(node):
-                kinds = self.of(sink) - {ADDRESS}
-                if SWITCH in kinds:
-                    kinds -= {SWITCH}
-                    count += not kinds and self._switches_an_answer(arms, node, sink)
+                kinds = self.of(sink) - {ADDRESS, WARNED}
+                if armed := kinds & _ARMED:
+                    kinds -= _ARMED
+                    count += not kinds and self._switches_an_answer(arms, node, sink, armed)
                 if kinds & _CLOCKED:  # uptime or age, decided on; arithmetic on it is a value (units)
                     arithmetic = sink is node and isinstance(node, ast.BinOp)
                     kinds = (kinds - _CLOCKED) | (_NONE if arithmetic else {FACT})
@@ -1116,12 +1182,15 @@ class _Taint:
                 count += 1
         return count
 
-    def _switches_an_answer(self, arms: SwitchArms, node: ast.AST, sink: ast.AST) -> bool:
-        """A decision on a :data:`SWITCH` that picks an answer (:meth:`SwitchArms.chooses_an_answer`);
-        text built from one (``'=' * len(doc)``, an underline) is not arithmetic on a number."""
+    def _switches_an_answer(
+        self, arms: SwitchArms, node: ast.AST, sink: ast.AST, armed: frozenset[str]
+    ) -> bool:
+        """A decision on a :data:`SWITCH` or a :data:`DURATION` (``armed``) that picks an answer
+        (:meth:`SwitchArms.chooses_an_answer`); text built from one (``'=' * len(doc)``, an
+        underline) is not arithmetic on a number."""
         if isinstance(node, ast.BinOp) and (_text(node.left) or _text(node.right)):
             return False
-        return arms.chooses_an_answer(node, sink, lambda expr: SWITCH in self.of(expr))
+        return arms.chooses_an_answer(node, sink, lambda expr: bool(self.of(expr) & armed))
 
     def _installation_lookup(self, call: ast.Call) -> bool:
         """A call of an :data:`INSTALLATION_FACTS` lookup, or of a member of a module of them
@@ -1246,6 +1315,8 @@ class _Taint:
         helper of this module recursing), a builtin given a large size (``bytearray(1 << 30)``)
         or code to compile (``eval``, ``exec``), a repetition of a sequence. A builtin on small
         constants (``iter(())``, ``len('ab')``) cannot, and honest handlers wrap such calls."""
+        if self._to_the_recursion_limit(operation):
+            return True
         if not self._input_free(operation):
             return self._scaled_allocation(operation)
         if isinstance(operation, ast.BinOp):
@@ -1256,6 +1327,47 @@ class _Taint:
             return True
         arguments = [*operation.args, *(k.value for k in operation.keywords)]
         return name[0] in _COMPILERS or any(self._large(argument) for argument in arguments)
+
+    def _to_the_recursion_limit(self, operation: ast.expr) -> bool:
+        """Whether ``operation`` runs into the recursion limit whatever it is given: a call of a
+        function of the module that calls itself on every path (no base case: only the limit
+        ends it, ``def _depth(n=0): try: return _depth(n + 1) except RecursionError: return
+        n``), or a call handed an object a loop nested in itself from nothing of the inputs (``x
+        = [x]``, then ``repr(x)``). Its argument counts the depth rather than reading an input,
+        so :meth:`_input_free` does not tell it (session 46: the depth at which the limit hit, the
+        judge's stack, decided the answer, and every static screen passed it). An honest
+        recursion stops at a base case, and its ``except RecursionError`` falls back on an
+        iterative walk of its input."""
+        if not isinstance(operation, ast.Call):
+            return False
+        if isinstance(operation.func, ast.Name) and any(
+            _recurses_always(function) for function in self.functions.get(operation.func.id, [])
+        ):
+            return True
+        return any(
+            isinstance(n, ast.Name) and self._nested_in_itself(n)
+            for argument in [*operation.args, *(k.value for k in operation.keywords)]
+            for n in ast.walk(argument)
+        )
+
+    def _nested_in_itself(self, name: ast.Name) -> bool:
+        """A name bound to a display or a call that holds the name itself (``x = [x]``), and
+        otherwise only to what reads nothing of the inputs (``x = []``): a structure as deep as
+        the loop that built it, from nothing a caller gave."""
+        values = self.values.get(self._key(name.id, name), [])
+        nests = [
+            v
+            for v in values
+            if isinstance(v, ast.List | ast.Tuple | ast.Set | ast.Dict | ast.Call)
+            and any(isinstance(n, ast.Name) and n.id == name.id for n in ast.walk(v))
+        ]
+        others = [
+            n
+            for v in values
+            for n in ast.walk(v)
+            if isinstance(n, ast.Name) and n.id != name.id and not self._input_free(n)
+        ]
+        return bool(nests) and not others
 
     def _scaled_allocation(self, operation: ast.expr) -> bool:
         """An allocation that reads the function's inputs but whose size a constant makes huge
@@ -1414,6 +1526,49 @@ def _runner_state(name: tuple[str, ...]) -> bool:
         return False
     constant = name[1].isupper()
     return (name[0] in RUNNER_STATE_MODULES and not constant) or name[:2] in RUNNER_STATE
+
+
+_CONDITIONAL = (
+    ast.If, ast.While, ast.For, ast.AsyncFor, ast.IfExp, ast.BoolOp, ast.comprehension, ast.Match,
+    ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.ExceptHandler, ast.Lambda,
+    ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
+)  # fmt: skip
+"""Where a call may not run on every path through a function: a branch, a loop, a handler, a
+nested scope."""
+
+
+def _recurses_always(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether ``function`` has no base case: it calls itself by name outside any branch, loop,
+    handler or nested scope of its body, and none of its ``return``s outside a handler gives a
+    value without that call (only the recursion limit ends it)."""
+
+    def calls_itself(node: ast.AST) -> bool:
+        return any(
+            isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == function.name
+            for n in ast.walk(node)
+        )
+
+    pending: list[ast.AST] = list(function.body)
+    unconditional = False
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == function.name:
+            unconditional = True
+        if isinstance(node, ast.Try | ast.TryStar):
+            pending += [*node.body, *node.orelse, *node.finalbody]  # handlers run only when it raised
+            continue
+        pending += [child for child in ast.iter_child_nodes(node) if not isinstance(child, _CONDITIONAL)]
+    handled = {
+        id(n)
+        for handler in ast.walk(function)
+        if isinstance(handler, ast.ExceptHandler)
+        for n in ast.walk(handler)
+    }
+    based = any(
+        isinstance(n, ast.Return) and id(n) not in handled and (n.value is None or not calls_itself(n.value))
+        for n in own_nodes(function.body)
+    )
+    return unconditional and not based
 
 
 def _ends_in_a_raise(body: list[ast.stmt]) -> bool:

@@ -22,8 +22,9 @@ quarantine):
 
 What they cannot see: a fact reached by a path the taint does not follow (``Path('.').resolve()``,
 an exception raised by something other than a file-system query, a name read from a data file),
-behaviour keyed on elapsed time (monotonic and performance counters stay honest: timeouts read
-them; the wall clock and the calendar are facts). The differential check (``gym/differential.py``) answers
+a duration that only picks a means (monotonic and performance counters stay honest in timeouts,
+loops and caches; a duration whose decision picks an answer is a probe, and the wall clock and the
+calendar are facts). The differential check (``gym/differential.py``) answers
 part of that by running the candidate in an ordinary setting instead of the oracle's sandbox.
 """
 

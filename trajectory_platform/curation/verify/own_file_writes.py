@@ -36,8 +36,27 @@ _OPENERS = frozenset({"open"})
 """``open``, the builtin, ``io.open`` or a path object's."""
 
 
+_CONTENT_READERS = frozenset({"read_text", "read_bytes", "read", "readline", "readlines"})
+"""Methods whose result is what a file holds, not where it is: ``Path(__file__).with_name('x')
+.read_text().replace('-', '_')`` is ``str.replace`` on the module's data, no rename."""
+
+
 def _mentions(node: ast.AST, tainted: set[str]) -> bool:
-    return any(isinstance(n, ast.Name) and (n.id in OWN_LOCATION or n.id in tainted) for n in ast.walk(node))
+    """Whether ``node`` computes a path from the module's location (a content reader's result is
+    the file's text, not a path: :data:`_CONTENT_READERS`)."""
+    pending = [node]
+    while pending:
+        part = pending.pop()
+        if isinstance(part, ast.Name) and (part.id in OWN_LOCATION or part.id in tainted):
+            return True
+        if (
+            isinstance(part, ast.Call)
+            and isinstance(part.func, ast.Attribute)
+            and part.func.attr in _CONTENT_READERS
+        ):
+            continue
+        pending.extend(ast.iter_child_nodes(part))
+    return False
 
 
 def _tainted_names(tree: ast.AST) -> set[str]:

@@ -17,7 +17,7 @@ import re
 import textwrap
 import tokenize
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from trajectory_platform.curation.verify.environment_facts import (
@@ -28,6 +28,7 @@ from trajectory_platform.curation.verify.environment_facts import (
     fact_module,
     own_nodes,
 )
+from trajectory_platform.curation.verify.name_ciphers import bindings_of, deciphered, reads_data
 from trajectory_platform.curation.verify.oracle_probes import count_probes
 from trajectory_platform.curation.verify.own_file_writes import own_file_writes, writing_open
 from trajectory_platform.curation.verify.process_state import bound_modules, state_gated_results
@@ -760,6 +761,21 @@ def _hides_a_name(node: ast.AST, aliases: dict[str, tuple[str, ...]], names: dic
     )
 
 
+def _deciphered_name(
+    node: ast.AST, names: dict[str, ast.AST], bindings: Mapping[str, Sequence[ast.AST]]
+) -> bool:
+    """Whether a value a module's name may take (:func:`_possible_values`) is deciphered by the
+    code (:func:`.name_ciphers.deciphered`: char codes, XOR, a shifted alphabet, a lookup table,
+    pieces joined without a separator), from a data file, a setting or anything else: session 46,
+    a data file holding ``gc`` enciphered hid it from :func:`_data_names`' inverses."""
+    return any(
+        _fold(value, scope) is None
+        and reads_data(value, scope, bindings, _FILE_READERS)
+        and deciphered(value, scope, bindings)
+        for value, scope in _possible_values(node, names, 0)
+    )
+
+
 def _returns(function: ast.FunctionDef) -> list[ast.expr]:
     """The values ``function``'s own ``return`` statements give (nested scopes aside)."""
     return [
@@ -868,11 +884,16 @@ def _names_a_hook(fragment: str) -> bool:
 
 
 def _computed_key(
-    key: ast.AST, target: ast.AST | None, aliases: dict[str, tuple[str, ...]], names: dict[str, ast.AST]
+    key: ast.AST,
+    target: ast.AST | None,
+    aliases: dict[str, tuple[str, ...]],
+    names: dict[str, ast.AST],
+    bindings: Mapping[str, Sequence[ast.AST]],
 ) -> bool:
     """Reflection by a computed attribute name: the name is built (not written as one literal and
     not a plain variable), or spells a hook or frame name, or the object is a hook-bearing module,
-    or a literal piece of the name is how a hook or frame name begins or ends."""
+    or a literal piece of the name is how a hook or frame name begins or ends, or the object is an
+    imported module and the name is deciphered (:func:`.name_ciphers.deciphered`)."""
     if isinstance(key, ast.Constant):
         return False
     if not isinstance(key, ast.Name | ast.Attribute) and _fold(key, {}) is not None:
@@ -884,10 +905,22 @@ def _computed_key(
     module = _resolved(target, aliases) if target is not None and imported else ()
     if len(module) == 1 and module[0] in _REFLECTIVE_MODULES:
         return True
+    if (
+        module
+        and _fold(key, names) is None
+        and reads_data(key, names, bindings, _FILE_READERS)
+        and deciphered(key, names, bindings)
+    ):
+        return True
     return any(_names_a_hook(fragment) for fragment in _literal_fragments(key))
 
 
-def _reflection(node: ast.AST, aliases: dict[str, tuple[str, ...]], names: dict[str, ast.AST]) -> bool:
+def _reflection(
+    node: ast.AST,
+    aliases: dict[str, tuple[str, ...]],
+    names: dict[str, ast.AST],
+    bindings: Mapping[str, Sequence[ast.AST]],
+) -> bool:
     """``getattr``/``setattr``/``delattr``/``hasattr``, ``__getattribute__``, ``attrgetter``,
     ``vars(x)[...]``, ``x.__dict__[...]``, ``globals()[...]`` with a computed name (see
     :func:`_computed_key`)."""
@@ -898,11 +931,11 @@ def _reflection(node: ast.AST, aliases: dict[str, tuple[str, ...]], names: dict[
             bound = _resolved(func.value, aliases) in (("object",), ("type",))
             at = 1 if bound else 0
             target = node.args[0] if bound and node.args else func.value
-            return len(node.args) > at and _computed_key(node.args[at], target, aliases, names)
+            return len(node.args) > at and _computed_key(node.args[at], target, aliases, names, bindings)
         if tail and tail[0] in _GETATTR_LIKE and len(node.args) > 1:
-            return _computed_key(node.args[1], node.args[0], aliases, names)
+            return _computed_key(node.args[1], node.args[0], aliases, names, bindings)
         if tail and tail[0] in _NAME_FIRST and node.args:
-            return _computed_key(node.args[0], None, aliases, names)
+            return _computed_key(node.args[0], None, aliases, names, bindings)
     elif isinstance(node, ast.Subscript):
         value = node.value
         owner: ast.AST | None = None
@@ -918,7 +951,7 @@ def _reflection(node: ast.AST, aliases: dict[str, tuple[str, ...]], names: dict[
             owner = value
         else:
             return False
-        return _computed_key(node.slice, owner, aliases, names)
+        return _computed_key(node.slice, owner, aliases, names, bindings)
     return False
 
 
@@ -1033,9 +1066,12 @@ def _text_code(
     names: dict[str, ast.AST],
     depth: int,
     files: Mapping[str, str] | None = None,
+    bindings: Mapping[str, Sequence[ast.AST]] | None = None,
 ) -> Counter[str]:
     """Code that ``node`` runs from text or reaches by name: a code string given to a sink, a
-    resolved name, a deserializer, a string annotation (``typing.get_type_hints`` evaluates it)."""
+    resolved name, a deserializer, a string annotation (``typing.get_type_hints`` evaluates it).
+    ``bindings``: every value each name of the module takes (:func:`.name_ciphers.bindings_of`),
+    through which a module's name a resolver is given may be deciphered."""
     found: Counter[str] = Counter()
     if isinstance(node, ast.arg | ast.FunctionDef | ast.AsyncFunctionDef | ast.AnnAssign):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
@@ -1083,6 +1119,7 @@ def _text_code(
         elif dotted is None and (
             (kind == "object" and not getattr_module)
             or (kind == "module" and _hides_a_name(node.args[0], aliases, names))
+            or (kind == "module" and _deciphered_name(node.args[0], names, bindings or {}))
         ):
             found["computed_reflection"] += 1
     return found
@@ -1193,6 +1230,7 @@ def _inspect(
     exports = _workspace_exports(files) if files else {}
     aliases = {**outer_aliases, **_aliases(tree, files, exports)}
     names = {**outer_names, **_constant_bindings(tree, files)}
+    bindings = bindings_of(tree)
     found = count_probes(
         tree,
         lambda node: _exported(_resolved(node, aliases, names, files), exports),
@@ -1204,11 +1242,11 @@ def _inspect(
     if rewrites := own_file_writes(tree):
         found["own_file_write"] += rewrites
     for node in ast.walk(tree):
-        found.update(_text_code(node, aliases, names, depth, files))
+        found.update(_text_code(node, aliases, names, depth, files, bindings))
         tamper = _tamper_node(node, aliases)
         if tamper is not None:
             found[tamper] += 1
-        if _reflection(node, aliases, names):
+        if _reflection(node, aliases, names, bindings):
             found["computed_reflection"] += 1
         if isinstance(node, ast.Call) and _import_hook_mutation(node, aliases):
             found["import_hook"] += 1

@@ -106,6 +106,7 @@ def check_static(diff: DiffView, lint: bool = True) -> StageVerdict:
     elif diff.post is not None:
         pre = diff.pre or {}
         changed = {p: (pre.get(p), diff.post[p]) for p in diff.paths if p in diff.post and p.endswith(".py")}
+        files = diff.changed_texts()  # a module named by a data file the diff adds, as stage 4 reads it
         for path, (before, after) in sorted(changed.items()):
             _, error = parse_python(after)
             if error is not None:
@@ -113,13 +114,13 @@ def check_static(diff: DiffView, lint: bool = True) -> StageVerdict:
                     Finding("python_syntax_error", f"{error.msg} at line {error.lineno}", path=path)
                 )
                 continue
-            for code, count in sorted(new_counts(before, after).items()):
+            for code, count in sorted(new_counts(before, after, files=files).items()):
                 if code in SECURITY_CODES:
                     verdict.findings.append(Finding(code, f"{count} new occurrence(s)", path=path))
         for path in diff.code_paths():  # a non-.py file the diff's code runs (it parses as Python)
             if path in changed or path not in diff.post:
                 continue
-            for code, count in sorted(new_counts(pre.get(path), diff.post[path]).items()):
+            for code, count in sorted(new_counts(pre.get(path), diff.post[path], files=files).items()):
                 if code in SECURITY_CODES:
                     verdict.findings.append(Finding(code, f"{count} new occurrence(s)", path=path))
         parsed = {p: t for p, t in changed.items() if parse_python(t[1])[1] is None}
