@@ -32,6 +32,7 @@ from collections.abc import Iterator
 
 from trajectory_platform.curation.redact.credential_names import credential_class
 from trajectory_platform.curation.redact.model import Finding
+from trajectory_platform.curation.shell_split import tr_ranges_spelt_out
 
 _B64_CMD = r"base64[ \t]+(?:-d|--decode|-D)|openssl[ \t]+(?:base64|enc[ \t]+-base64)[ \t]+-d(?:[ \t]+-A)?"
 _TR_SET = r"""'[^'\n]+'|"[^"\n]+"|[^\s|)`;'"]+"""
@@ -83,17 +84,7 @@ _HINT = re.compile(r"[Bb]ase64|b64decode|atob\(|rot_?13|decode64|FromBase64|tr[ 
 
 def _set(spec: str) -> str:
     """The characters a ``tr`` set lists: its quotes and brackets dropped, ranges expanded."""
-    body = spec.strip("'\"").replace("[", "").replace("]", "")
-    out: list[str] = []
-    index = 0
-    while index < len(body):
-        if index + 2 < len(body) and body[index + 1] == "-":
-            out.extend(chr(code) for code in range(ord(body[index]), ord(body[index + 2]) + 1))
-            index += 3
-        else:
-            out.append(body[index])
-            index += 1
-    return "".join(out)
+    return tr_ranges_spelt_out(spec.strip("'\"").replace("[", "").replace("]", ""))
 
 
 _ROT13 = str.maketrans(

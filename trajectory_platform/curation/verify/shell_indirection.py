@@ -23,7 +23,7 @@ import re
 import shlex
 from collections.abc import Callable, Iterable, Iterator
 
-from trajectory_platform.curation.shell_split import bash_words, is_operator
+from trajectory_platform.curation.shell_split import bash_words, is_operator, tr_ranges_spelt_out
 
 _ASSIGNMENT = re.compile(
     r"""(?:^|(?<=[\s;&|(]))(?:(?:export|local|declare|readonly)\s+(?:-\w+\s+)*)?([A-Za-z_]\w*)="""
@@ -115,18 +115,8 @@ def _decoded(text: str, decode: Callable[[str], bytes]) -> str | None:
 
 
 def _tr_set(spec: str) -> str:
-    """A ``tr`` set with its ranges spelt out (``a-z``, ``N-ZA-M``)."""
-    spec = _unescaped(spec)
-    out: list[str] = []
-    index = 0
-    while index < len(spec):
-        if index + 2 < len(spec) and spec[index + 1] == "-" and spec[index] <= spec[index + 2]:
-            out.extend(chr(c) for c in range(ord(spec[index]), ord(spec[index + 2]) + 1))
-            index += 3
-        else:
-            out.append(spec[index])
-            index += 1
-    return "".join(out)
+    """A ``tr`` set with its escapes read and its ranges spelt out (``a-z``, ``N-ZA-M``)."""
+    return tr_ranges_spelt_out(_unescaped(spec))
 
 
 def _translated(words: list[str], text: str) -> str | None:
