@@ -31,6 +31,7 @@ from trajectory_platform.curation.redact.argv import find_argv_credentials, find
 from trajectory_platform.curation.redact.bindings import find_code_bindings
 from trajectory_platform.curation.redact.bound_names import find_bound_credentials
 from trajectory_platform.curation.redact.connection_strings import find_connection_string_passwords
+from trajectory_platform.curation.redact.cookies import find_session_cookies
 from trajectory_platform.curation.redact.credential_maps import find_user_keyed_values
 from trajectory_platform.curation.redact.credential_names import credential_class
 from trajectory_platform.curation.redact.credential_sinks import find_sink_values
@@ -352,6 +353,7 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
         found.extend(find_connection_string_passwords(text))
     if "##[debug]" in text:
         found.extend(find_actions_debug_values(text))
+    found.extend(find_session_cookies(text))
     if "code=" in text or "oauth_verifier=" in text:
         found.extend(find_oauth_grants(text))
     if " . " in text:
