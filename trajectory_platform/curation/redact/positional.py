@@ -408,6 +408,8 @@ quotes) or a quote between two word characters is the value's own (``"a\\"b"``, 
 password holding one lost its whole finding to the quote before (session 44, class 1)."""
 _YAML_FLOW_SCALAR = r"(?:[^\"'\\,}\n]|\\.|(?<=\w)[\"'](?=\w))"
 """The same in a flow mapping (``{name: X, value: Y}``), where a ``,`` or a ``}`` ends a plain value."""
+_HCL_ATTRIBUTE = r"[ \t]*(?:[+~-][ \t]+)?"
+"""An HCL attribute's line start, with a plan's change mark (``+``, ``~``, ``-``) before it."""
 _NAMED_BY_SIBLING = {
     "yaml_name_value": re.compile(
         r"(?m)^(?P<indent>[ \t]*)-?[ \t]*name:[ \t]*[\"']?(?P<name>[\w.-]{1,80})[\"']?[ \t]*\n"
@@ -431,6 +433,15 @@ _NAMED_BY_SIBLING = {
         r"\"(?i:value|parametervalue)\"\s*:\s*\"(?P<value>(?:[^\"\\\n]|\\.){4,200})\"[^{}]*?"
         r"\"(?i:name|key|parametername|parameterkey)\"\s*:\s*\"(?:[^\"\n/]*/)*(?P<name>[^\"\n/]{1,80})\""
     ),
+    "hcl_name_value": re.compile(  # a Terraform plan's or HCL block's name = "..." ... value = "..."
+        rf"(?m)^{_HCL_ATTRIBUTE}(?i:name|key)[ \t]*=[ \t]*"
+        rf"\"(?:[^\"\n/]*/)*(?P<name>[^\"\n/]{{1,80}})\"[^{{}}]*?"
+        rf"\n{_HCL_ATTRIBUTE}value[ \t]*=[ \t]*\"(?P<value>(?:[^\"\\\n]|\\.){{4,200}})\""
+    ),
+    "hcl_value_name": re.compile(
+        rf"(?m)^{_HCL_ATTRIBUTE}value[ \t]*=[ \t]*\"(?P<value>(?:[^\"\\\n]|\\.){{4,200}})\"[^{{}}]*?"
+        rf"\n{_HCL_ATTRIBUTE}(?i:name|key)[ \t]*=[ \t]*\"(?:[^\"\n/]*/)*(?P<name>[^\"\n/]{{1,80}})\""
+    ),
     "value_flag_named": re.compile(
         r"--name\s+(?P<qn>[\"']?)(?:[^\s\"']*/)*(?P<name>[\w.-]{1,80})(?P=qn)\s+(?:--[\w-]+(?:\s+[^-\s]\S*)?\s+)*?"
         r"--value\s+(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)"
@@ -452,7 +463,9 @@ _NAMED_BY_SIBLING = {
     ),
 }
 """A value whose name is a sibling's (``name:`` above ``value:``), its parent's key (Terraform's
-``{"db_password": {"value": ...}}``), the key above a YAML block scalar, or an XML element's ``key``."""
+``{"db_password": {"value": ...}}``), the key above a YAML block scalar, an XML element's ``key``,
+or an HCL block's ``name = "/app/db_password"`` beside its ``value = "..."`` (a plan's
+``aws_ssm_parameter``, a provider's ``env {}``), in either order within the block."""
 _SECRET_KIND = re.compile(r"(?m)^[ \t]*(?:-[ \t]+)?[\"']?kind[\"']?[ \t]*:[ \t]*[\"']?Secret\b")
 _YAML_SECRET_DATA = re.compile(
     r"(?m)^(?P<indent>[ \t]*)(?:data|stringData):[ \t]*\n(?P<body>(?:(?P=indent)[ \t]+[^\n]*(?:\n|$))+)"
@@ -522,6 +535,8 @@ _GATES: dict[str, str | re.Pattern[str]] = {
     "xml_keyed_element": '="',
     "json_value_name": re.compile(r"(?i)\"(?:parameter)?value\""),
     "value_flag_named": "--value",
+    "hcl_name_value": "value",
+    "hcl_value_name": "value",
     "go_dsn": re.compile(r"@(?:tcp|unix|udp)\(|@/\w"),
     "oracle_connect": re.compile(r"\b(?:sqlplus|expdp|impdp|sqlldr|rman|dgmgrl)\b"),
     "oracle_legacy_connect": re.compile(r"\b(?:exp|imp)\b"),
