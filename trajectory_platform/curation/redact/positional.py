@@ -603,22 +603,14 @@ def find_positional_credentials(text: str) -> Iterator[Finding]:
     if len(text) < SHORTEST:
         return
     lower = text.lower()
-    table = ascii_table(text)
-    naming = naming_lines(table, lower)
-    if naming is not None:
-        yield from _table_columns(table, naming)
-        yield from find_labelled_rows(naming, row_credential)
+    yield from find_column_credentials(text, lower)
     if "value" in lower or "etcdctl" in lower:
-        yield from _key_value_rows(table)
+        yield from _key_value_rows(ascii_table(text))
     if ":" in text:
         yield from find_account_pairs(text, credential_shaped, names_a_digest)
     if "@" in text:
         yield from find_slashed_logins(text, credential_shaped)
         yield from find_bare_userinfo(text, credential_shaped)
-    if "insert" in lower:
-        yield from _sql_inserts(text)
-    if "COPY" in text:
-        yield from _copy_rows(text)
     if "Secret" in text:
         yield from _kubernetes_secret_data(text)
     for rule, pattern, name_group in _RULES:
@@ -635,6 +627,23 @@ def find_positional_credentials(text: str) -> Iterator[Finding]:
                     value = match.group("value")
                     if " " in value and passphrase_shaped(value, minimum_words=3):
                         yield Finding("PASSWORD", *match.span("value"), value, f"positional:{rule}")
+
+
+def find_column_credentials(text: str, lower: str | None = None) -> Iterator[Finding]:
+    """Values named by a row or a column header elsewhere in ``text``: a table's (CSV, TSV, ``|``)
+    column under a credential's header, a labelled row, a SQL ``INSERT``'s or ``COPY``'s column.
+    The label is on another line than the value, so a decoded view (ANSI colour, JSON escapes, an
+    ``xxd`` dump) reads these over its whole text, not its changed lines only."""
+    lower = text.lower() if lower is None else lower
+    table = ascii_table(text)
+    naming = naming_lines(table, lower)
+    if naming is not None:
+        yield from _table_columns(table, naming)
+        yield from find_labelled_rows(naming, row_credential)
+    if "insert" in lower:
+        yield from _sql_inserts(text)
+    if "COPY" in text:
+        yield from _copy_rows(text)
 
 
 def _fed_shape(value: str) -> bool:
