@@ -31,6 +31,7 @@ from trajectory_platform.curation.redact.argv import find_argv_credentials, find
 from trajectory_platform.curation.redact.bindings import find_code_bindings
 from trajectory_platform.curation.redact.bound_names import find_bound_credentials
 from trajectory_platform.curation.redact.connection_strings import find_connection_string_passwords
+from trajectory_platform.curation.redact.cookies import find_session_cookies
 from trajectory_platform.curation.redact.credential_maps import find_user_keyed_values
 from trajectory_platform.curation.redact.credential_names import credential_class
 from trajectory_platform.curation.redact.credential_sinks import find_sink_values
@@ -71,7 +72,11 @@ from trajectory_platform.curation.redact.multiline_values import find_multiline_
 from trajectory_platform.curation.redact.named_elsewhere import find_named_elsewhere
 from trajectory_platform.curation.redact.oauth_redirects import find_oauth_grants
 from trajectory_platform.curation.redact.pii import find_pii
-from trajectory_platform.curation.redact.positional import SECRET_READER, find_positional_credentials
+from trajectory_platform.curation.redact.positional import (
+    SECRET_READER,
+    find_column_credentials,
+    find_positional_credentials,
+)
 from trajectory_platform.curation.redact.pseudonym import PII_KINDS, PSEUDONYM_RE, SymbolTable
 from trajectory_platform.curation.redact.public_material import drop_public_material
 from trajectory_platform.curation.redact.references import drop_references
@@ -352,6 +357,7 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
         found.extend(find_connection_string_passwords(text))
     if "##[debug]" in text:
         found.extend(find_actions_debug_values(text))
+    found.extend(find_session_cookies(text))
     if "code=" in text or "oauth_verifier=" in text:
         found.extend(find_oauth_grants(text))
     if " . " in text:
@@ -615,7 +621,10 @@ def _decoded_findings(
         # where the view reorders the text, a finding touching a pseudonym's edge counts as on it
         reach = 1 if any(name in SAME_RANDOMNESS_DECODERS for name in view.name.split("+")) else 0
         joins = view.joins() if view.name.rsplit("+", 1)[-1] in SEAM_DECODERS else None
-        for offset, end in view.changed_lines():  # the rest of the view is raw text, scanned already
+        changed = view.changed_lines()
+        if last_decoder not in LABEL_DECODERS and joins is None:
+            found.extend(_column_findings(text, view, changed, pseudonyms))
+        for offset, end in changed:  # the rest of the view is raw text, scanned already
             window = view.text[offset:end]
             labels_only = last_decoder in LABEL_DECODERS
             hidden = find_labelled(window) if labels_only else find_secrets(window, view_config)
@@ -641,6 +650,22 @@ def _decoded_findings(
                 detector = f"{finding.detector}+{view.name}"
                 found.append(Finding(finding.kind, start, stop, text[start:stop], detector))
     return found
+
+
+def _column_findings(
+    text: str, view: DecodedView, changed: list[tuple[int, int]], pseudonyms: list[tuple[int, int]]
+) -> Iterator[Finding]:
+    """A view's values named by a header or a row on another line (:func:`.positional.
+    find_column_credentials`), read over the whole view: the header is often on a line the view did
+    not change (a CSV whose cell is coloured, an ``xxd`` row of the header). Only a value on a
+    changed line counts; the others the raw text's scan has."""
+    for finding in find_column_credentials(view.text):
+        if not any(low <= finding.start and finding.end <= high for low, high in changed):
+            continue
+        start, stop = view.raw_span(finding.start, finding.end)
+        if any(low < stop and start < high for low, high in pseudonyms):
+            continue
+        yield Finding(finding.kind, start, stop, text[start:stop], f"{finding.detector}+{view.name}")
 
 
 def _seam_finding(joins: list[int], offset: int, finding: Finding) -> bool:

@@ -39,6 +39,7 @@ from trajectory_platform.curation.redact.rows import (
 )
 from trajectory_platform.curation.redact.spelling import unspellable
 from trajectory_platform.curation.redact.sql_parameters import bound_insert_values
+from trajectory_platform.curation.redact.stdin_feeds import READS_STDIN, find_fed_passwords
 from trajectory_platform.curation.shell_split import substituted_or_redirected
 
 _NAME = re.compile(r"[A-Za-z_][\w .-]{0,39}")
@@ -48,21 +49,7 @@ _DELIMITERS = ("|", "\t", ",", ";")
 _COLUMN_NAME = re.compile(r"[A-Za-z_]\w{0,39}")
 """A header cell of a ``|`` table with no separator row under it (``sqlite3 -header``): a column's
 name, no spaces (a shell pipeline's stages have them)."""
-_READS_STDIN = (
-    r"[\w./-]+\b[^\n|]*--[\w-]*?(?:pass(?:word|wd|phrase)?|secret|token)[\w-]*?-stdin\b"
-    r"|(?:vnc)?passwd\b|kinit\b|chpasswd\b|smbpasswd\b[^\n|]*\s-s\b|vault\s+login\b[^\n|]*\s-(?=\s|$)"
-    r"|sudo\b[^\n|<]*\s-S\b"
-    r"|gpg\b[^\n|]*--passphrase-fd\s+0|cryptsetup\b"
-    r"|gcloud\s+secrets\s+(?:create|versions\s+add)\b[^\n|]*--data-file[= ]-(?=\s|$)"
-    r"|kubectl\s+create\s+secret\b[^\n|]*=/dev/stdin\b|\S+\s[^\n|]*--secret-string[= ]file:///dev/stdin\b"
-)
-"""Commands that read a password from their standard input: what is piped or here-string'd in is one
-(``passwd``, ``vncpasswd -f``, ``sudo -S``).
-Any option naming a credential read from standard input (``--password-stdin`` of ``docker``, ``helm``,
-``cosign``, ``crane`` ``login`` alike, ``openconnect --passwd-on-stdin``), a secret
-store told to read its value from ``-`` or ``/dev/stdin`` (``gcloud secrets create --data-file=-``,
-``kubectl create secret ... --from-file=key=/dev/stdin``, ``aws secretsmanager ...
---secret-string file:///dev/stdin``)."""
+
 CREDENTIAL_OUTPUT = {
     "kubernetes_secret": r"\bkubectl\b[^\n|]*\bget\s+secrets?\b[^\n|]*(?:"
     r"jsonpath=[\"']?\{\.data(?:\.|\[\\?[\"'])[\w.-]{1,80}(?:\\?[\"']\])?\}(?:\{[^{}\n]*\})*[\"']?"
@@ -310,14 +297,6 @@ _SYNTAX = {
     "imap_login": re.compile(
         r"(?m)^(?:\S+\s+)?LOGIN\s+\S+\s+(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)\s*$"
     ),
-    "password_on_stdin": re.compile(
-        r"\b(?:echo|printf)\s+(?:-[neE]+\s+|(?P<f>[\"'])%s(?:\\n)?(?P=f)\s+)?(?P<q>[\"']?)"
-        r"(?P<value>(?:[^\"'\s|\\]|\\(?![nr])){4,200}?)(?:\\[nr][^\"'\s|]*)?"  # pw, or pw\npw\n (asked twice)
-        r"(?P=q)\s*\|\s*(?:" + _READS_STDIN + ")"
-    ),
-    "password_here_string": re.compile(
-        r"(?:" + _READS_STDIN + r")[^\n|<]*<<<\s*(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)"
-    ),
     "go_dsn": re.compile(r"\b[\w.-]{1,64}:(?P<value>[^\s@/\"'<>()]{4,128})@(?:(?:tcp|unix|udp)\(|/(?=\w))"),
     "oracle_connect": re.compile(
         r"(?:^|(?<=[\n;&|`])|(?<=\$ ))\s*(?:sqlplus|expdp|impdp|sqlldr|rman|dgmgrl)(?=[ \t])[^\n|;&]*?\s"
@@ -363,7 +342,7 @@ _SYNTAX = {
     ),
     "password_twice_on_stdin": re.compile(  # (echo PW; echo PW) | smbpasswd -s: the first of the two
         r"\(\s*(?:echo|printf)\s+(?:-[neE]+\s+)?(?P<q>[\"']?)(?P<value>[^\"'\s;|)]{4,200})(?P=q)\s*;"
-        r"[^)\n]*\)\s*\|\s*(?:" + _READS_STDIN + ")"
+        r"[^)\n]*\)\s*\|\s*(?:" + READS_STDIN + ")"
     ),
     "db2_connect_using": re.compile(
         r"\bdb2\s+(?i:connect\s+to\s+\S+\s+user\s+\S+\s+using)\s+(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)"
@@ -429,6 +408,8 @@ quotes) or a quote between two word characters is the value's own (``"a\\"b"``, 
 password holding one lost its whole finding to the quote before (session 44, class 1)."""
 _YAML_FLOW_SCALAR = r"(?:[^\"'\\,}\n]|\\.|(?<=\w)[\"'](?=\w))"
 """The same in a flow mapping (``{name: X, value: Y}``), where a ``,`` or a ``}`` ends a plain value."""
+_HCL_ATTRIBUTE = r"[ \t]*(?:[+~-][ \t]+)?"
+"""An HCL attribute's line start, with a plan's change mark (``+``, ``~``, ``-``) before it."""
 _NAMED_BY_SIBLING = {
     "yaml_name_value": re.compile(
         r"(?m)^(?P<indent>[ \t]*)-?[ \t]*name:[ \t]*[\"']?(?P<name>[\w.-]{1,80})[\"']?[ \t]*\n"
@@ -452,6 +433,15 @@ _NAMED_BY_SIBLING = {
         r"\"(?i:value|parametervalue)\"\s*:\s*\"(?P<value>(?:[^\"\\\n]|\\.){4,200})\"[^{}]*?"
         r"\"(?i:name|key|parametername|parameterkey)\"\s*:\s*\"(?:[^\"\n/]*/)*(?P<name>[^\"\n/]{1,80})\""
     ),
+    "hcl_name_value": re.compile(  # a Terraform plan's or HCL block's name = "..." ... value = "..."
+        rf"(?m)^{_HCL_ATTRIBUTE}(?i:name|key)[ \t]*=[ \t]*"
+        rf"\"(?:[^\"\n/]*/)*(?P<name>[^\"\n/]{{1,80}})\"[^{{}}]*?"
+        rf"\n{_HCL_ATTRIBUTE}value[ \t]*=[ \t]*\"(?P<value>(?:[^\"\\\n]|\\.){{4,200}})\""
+    ),
+    "hcl_value_name": re.compile(
+        rf"(?m)^{_HCL_ATTRIBUTE}value[ \t]*=[ \t]*\"(?P<value>(?:[^\"\\\n]|\\.){{4,200}})\"[^{{}}]*?"
+        rf"\n{_HCL_ATTRIBUTE}(?i:name|key)[ \t]*=[ \t]*\"(?:[^\"\n/]*/)*(?P<name>[^\"\n/]{{1,80}})\""
+    ),
     "value_flag_named": re.compile(
         r"--name\s+(?P<qn>[\"']?)(?:[^\s\"']*/)*(?P<name>[\w.-]{1,80})(?P=qn)\s+(?:--[\w-]+(?:\s+[^-\s]\S*)?\s+)*?"
         r"--value\s+(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)"
@@ -473,7 +463,9 @@ _NAMED_BY_SIBLING = {
     ),
 }
 """A value whose name is a sibling's (``name:`` above ``value:``), its parent's key (Terraform's
-``{"db_password": {"value": ...}}``), the key above a YAML block scalar, or an XML element's ``key``."""
+``{"db_password": {"value": ...}}``), the key above a YAML block scalar, an XML element's ``key``,
+or an HCL block's ``name = "/app/db_password"`` beside its ``value = "..."`` (a plan's
+``aws_ssm_parameter``, a provider's ``env {}``), in either order within the block."""
 _SECRET_KIND = re.compile(r"(?m)^[ \t]*(?:-[ \t]+)?[\"']?kind[\"']?[ \t]*:[ \t]*[\"']?Secret\b")
 _YAML_SECRET_DATA = re.compile(
     r"(?m)^(?P<indent>[ \t]*)(?:data|stringData):[ \t]*\n(?P<body>(?:(?P=indent)[ \t]+[^\n]*(?:\n|$))+)"
@@ -541,10 +533,10 @@ _GATES: dict[str, str | re.Pattern[str]] = {
     "yaml_block": re.compile(r":[ \t]*[|>]"),
     "json_parent_value": '"value"',
     "xml_keyed_element": '="',
-    "password_on_stdin": re.compile(r"stdin|kinit|passwd|sudo|vault|gpg|cryptsetup|data-file"),
-    "password_here_string": "<<<",
     "json_value_name": re.compile(r"(?i)\"(?:parameter)?value\""),
     "value_flag_named": "--value",
+    "hcl_name_value": "value",
+    "hcl_value_name": "value",
     "go_dsn": re.compile(r"@(?:tcp|unix|udp)\(|@/\w"),
     "oracle_connect": re.compile(r"\b(?:sqlplus|expdp|impdp|sqlldr|rman|dgmgrl)\b"),
     "oracle_legacy_connect": re.compile(r"\b(?:exp|imp)\b"),
@@ -611,28 +603,21 @@ def find_positional_credentials(text: str) -> Iterator[Finding]:
     if len(text) < SHORTEST:
         return
     lower = text.lower()
-    table = ascii_table(text)
-    naming = naming_lines(table, lower)
-    if naming is not None:
-        yield from _table_columns(table, naming)
-        yield from find_labelled_rows(naming, row_credential)
+    yield from find_column_credentials(text, lower)
     if "value" in lower or "etcdctl" in lower:
-        yield from _key_value_rows(table)
+        yield from _key_value_rows(ascii_table(text))
     if ":" in text:
         yield from find_account_pairs(text, credential_shaped, names_a_digest)
     if "@" in text:
         yield from find_slashed_logins(text, credential_shaped)
         yield from find_bare_userinfo(text, credential_shaped)
-    if "insert" in lower:
-        yield from _sql_inserts(text)
-    if "COPY" in text:
-        yield from _copy_rows(text)
     if "Secret" in text:
         yield from _kubernetes_secret_data(text)
     for rule, pattern, name_group in _RULES:
         gate = _GATES[rule]
         if gate in text if isinstance(gate, str) else gate.search(text):
             yield from _found(pattern, text, f"positional:{rule}", name_group)
+    yield from find_fed_passwords(text, _fed_shape)
     if "\n" in text:
         yield from _transcript_printed_secrets(text)
     if "'" in text or '"' in text:
@@ -642,6 +627,29 @@ def find_positional_credentials(text: str) -> Iterator[Finding]:
                     value = match.group("value")
                     if " " in value and passphrase_shaped(value, minimum_words=3):
                         yield Finding("PASSWORD", *match.span("value"), value, f"positional:{rule}")
+
+
+def find_column_credentials(text: str, lower: str | None = None) -> Iterator[Finding]:
+    """Values named by a row or a column header elsewhere in ``text``: a table's (CSV, TSV, ``|``)
+    column under a credential's header, a labelled row, a SQL ``INSERT``'s or ``COPY``'s column.
+    The label is on another line than the value, so a decoded view (ANSI colour, JSON escapes, an
+    ``xxd`` dump) reads these over its whole text, not its changed lines only."""
+    lower = text.lower() if lower is None else lower
+    table = ascii_table(text)
+    naming = naming_lines(table, lower)
+    if naming is not None:
+        yield from _table_columns(table, naming)
+        yield from find_labelled_rows(naming, row_credential)
+    if "insert" in lower:
+        yield from _sql_inserts(text)
+    if "COPY" in text:
+        yield from _copy_rows(text)
+
+
+def _fed_shape(value: str) -> bool:
+    """A piped or here-string'd answer is a password by its place: one word of a password's shape,
+    or a quoted passphrase of three words or more (``passwd bob <<< 'copper nectar otter'``)."""
+    return credential_shaped(value) or (" " in value and passphrase_shaped(value, minimum_words=3))
 
 
 def _found(pattern: re.Pattern[str], text: str, detector: str, name_group: str | None) -> Iterator[Finding]:
@@ -671,7 +679,6 @@ _COMMAND_OPERANDS = frozenset(
         "redis_auth",
         "openssl_k",
         "gh_secret_body",
-        "password_here_string",
         "http_basic_config",
         "user_then_password",
         "login_operand",

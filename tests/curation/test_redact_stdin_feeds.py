@@ -1,0 +1,83 @@
+"""A password fed to a command's standard input by a pipeline or a here-string (stdin_feeds).
+
+Generated: word passwords x producers and sinks. Development and validation differ by sink and
+producer form; the controls (variables, substitutions, placeholders, base64 of no password, a
+message piped to ``tee``) stay byte for byte."""
+
+from __future__ import annotations
+
+import base64
+import random
+
+import pytest
+
+from trajectory_platform.curation.redact.engine import redact_text
+
+SALT = b"stdin-feeds-salt"
+WORDS = ["harbor", "falcon", "winter", "copper", "meadow", "rocket", "silver", "lantern", "orchid", "maple"]
+
+
+def _b64(text: str) -> str:
+    return base64.b64encode(text.encode()).decode()
+
+
+DEVELOPMENT = {
+    "printf_twice_to_passwd": lambda p: f"printf '%s\\n%s\\n' '{p}' '{p}' | passwd deploy",
+    "base64_to_docker_login": lambda p: (
+        f"echo {_b64(p)} | base64 -d | docker login -u ci --password-stdin ghcr.io"
+    ),
+    "htpasswd_from_stdin": lambda p: f"echo '{p}' | htpasswd -i -c /etc/nginx/.htpasswd admin",
+    "printf_user_to_chpasswd": lambda p: f"printf 'deploy:%s\\n' '{p}' | sudo chpasswd",
+}
+VALIDATION = {
+    "base64_answers_to_passwd": lambda p: f"echo '{_b64(p + chr(10) + p)}' | base64 --decode | passwd app",
+    "ansi_c_here_string_to_passwd": lambda p: f"passwd app <<< $'{p}\\n{p}'",
+    "echo_e_twice_to_passwd": lambda p: f"echo -e '{p}\\n{p}' | passwd root",
+    "htpasswd_here_string": lambda p: f"htpasswd -i /etc/httpd/users bob <<< '{p}'",
+    "base64_user_to_chpasswd": lambda p: f"echo {_b64('bob:' + p)} | base64 -d | chpasswd",
+    "printf_to_sudo_passwd_stdin": lambda p: f'printf "%s\\n" "{p}" | sudo passwd --stdin app',
+    "echo_through_tee_to_login": lambda p: (
+        f"echo '{p}' | tee /dev/null | docker login -u ci --password-stdin"
+    ),
+    "openssl_base64_to_helm": lambda p: (
+        f"echo '{_b64(p)}' | openssl base64 -d | helm registry login r.io --password-stdin"
+    ),
+}
+CONTROLS = [
+    'echo "$REGISTRY_PASSWORD" | docker login -u ci --password-stdin ghcr.io',
+    "cat /run/secrets/pw | docker login -u ci --password-stdin ghcr.io",
+    'chpasswd <<< "deploy:${DEPLOY_PW}"',
+    'printf \'%s\\n%s\\n\' "$PW" "$PW" | passwd deploy',
+    "echo hello | base64 -d | wc -c",
+    "echo '<your-password>' | htpasswd -i -c .htpasswd admin",
+    'htpasswd -i f bob <<< "$(cat /run/pw)"',
+    f"echo {_b64('hello world')} | base64 -d | docker login -u ci --password-stdin",
+    "echo 'Logging in...' | tee -a log.txt",
+]
+
+
+def _cases(table: dict) -> list[tuple[str, str, str]]:
+    cases = []
+    for name, carrier in sorted(table.items()):
+        for i in range(2):
+            g = random.Random(f"{name}{i}")
+            password = (
+                g.choice(WORDS).capitalize() + g.choice(WORDS) + str(g.randint(10, 999)) + g.choice("!@#%")
+            )
+            cases.append((f"{name}-{i}", carrier(password), password))
+    return cases
+
+
+@pytest.mark.parametrize(
+    ("text", "password"),
+    [pytest.param(t, p, id=n) for n, t, p in _cases(DEVELOPMENT) + _cases(VALIDATION)],
+)
+def test_a_password_fed_to_a_command_on_its_standard_input_is_replaced(text: str, password: str) -> None:
+    for shell in (False, True):
+        redacted, _ = redact_text(text, SALT, shell=shell)
+        assert password not in redacted and _b64(password) not in redacted
+
+
+@pytest.mark.parametrize("text", CONTROLS, ids=range(len(CONTROLS)))
+def test_what_no_literal_password_feeds_stays(text: str) -> None:
+    assert redact_text(text, SALT)[0] == text

@@ -1,0 +1,132 @@
+"""What a pipeline or a here-string feeds to a command that reads a password from its standard input.
+
+``echo X | docker login --password-stdin``, ``printf '%s\\n%s\\n' X X | passwd bob``, ``printf
+'bob:%s\\n' X | chpasswd``, ``echo B64 | base64 -d | docker login ...``, ``htpasswd -i f bob <<<
+X``, ``passwd bob <<< $'X\\nX'``: no name stands beside the password; the command it flows into
+says what it is. One reader for the class: the producer's literal words (``echo``'s operands,
+``printf``'s arguments, or its format when it has none; a here-string's word), split at the
+newlines the command reads as separate answers, less a ``user:`` that ``chpasswd`` reads before
+the password. Through a decoding stage (``base64 -d``) the producer's literal is the encoded
+password and is replaced whole. A variable, a substitution or a placeholder is no literal and
+stays, and so does a word that is no password's shape (:func:`.positional.credential_shaped`).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Callable, Iterator
+
+from trajectory_platform.curation.redact.model import Finding
+
+READS_STDIN = (
+    r"[\w./-]+\b[^\n|]*--[\w-]*?(?:pass(?:word|wd|phrase)?|secret|token)[\w-]*?-stdin\b"
+    r"|(?:vnc)?passwd\b|kinit\b|chpasswd\b|smbpasswd\b[^\n|]*\s-s\b|vault\s+login\b[^\n|]*\s-(?=\s|$)"
+    r"|htpasswd\b[^\n|]*\s-\w*i\w*\b"
+    r"|sudo\b[^\n|<]*\s-S\b"
+    r"|gpg\b[^\n|]*--passphrase-fd\s+0|cryptsetup\b"
+    r"|gcloud\s+secrets\s+(?:create|versions\s+add)\b[^\n|]*--data-file[= ]-(?=\s|$)"
+    r"|kubectl\s+create\s+secret\b[^\n|]*=/dev/stdin\b|\S+\s[^\n|]*--secret-string[= ]file:///dev/stdin\b"
+)
+"""Commands that read a password from their standard input: what is piped or here-string'd in is one
+(``passwd``, ``vncpasswd -f``, ``sudo -S``, ``htpasswd -i``).
+Any option naming a credential read from standard input (``--password-stdin`` of ``docker``, ``helm``,
+``cosign``, ``crane`` ``login`` alike, ``openconnect --passwd-on-stdin``), a secret
+store told to read its value from ``-`` or ``/dev/stdin`` (``gcloud secrets create --data-file=-``,
+``kubectl create secret ... --from-file=key=/dev/stdin``, ``aws secretsmanager ...
+--secret-string file:///dev/stdin``)."""
+
+_WORD = r"(?:[^\s'\"|;&<>()`]|'[^'\n]*'|\"(?:[^\"\\\n]|\\.)*\"|\$'(?:[^'\\\n]|\\.)*')+"
+_WORDS = re.compile(_WORD)
+_DECODE = r"(?:openssl\s+)?base64\s+(?:-\w*[dD]\w*|--decode)\b[^\n|;&]*"
+_PASS_ON = r"(?:tee\s[^\n|;&]*|cat(?:\s+-)?\s*)"
+_PIPELINE = re.compile(
+    r"(?<![\w-])(?P<producer>(?:echo|printf)(?=[ \t])[^\n|;&]*?)[ \t]*\|[ \t]*"
+    rf"(?P<stages>(?:(?:{_DECODE}|{_PASS_ON})[ \t]*\|[ \t]*)*)"
+    rf"(?:sudo\s+(?:-\S+\s+)*)?(?P<sink>{READS_STDIN})"
+)
+"""``echo``/``printf`` whose output reaches a :data:`READS_STDIN` command, through decoding or
+pass-through stages only (a stage that hashes or counts what it reads passes no password on)."""
+_HERE_STRING = re.compile(rf"(?P<sink>{READS_STDIN})[^\n|<;&]*<<<[ \t]*(?P<word>{_WORD})")
+_ECHO_OPTION = re.compile(r"-[neE]+")
+_ANSWER_BREAK = re.compile(r"\\n|\\r|\n")
+_NOT_LITERAL = re.compile(r"[$`]|^<[^<>]*>$|^\*+$|^%[a-z]$")
+_USER_PREFIX = re.compile(r"[\w.@-]{1,32}:")
+
+
+def find_fed_passwords(text: str, shaped: Callable[[str], bool]) -> Iterator[Finding]:
+    """Every literal password a pipeline or a here-string feeds to a :data:`READS_STDIN` command;
+    ``shaped`` says whether a piece is a password's shape (:func:`.positional.credential_shaped`)."""
+    if "|" not in text and "<<<" not in text:
+        return
+    for match in _PIPELINE.finditer(text):
+        chpasswd = match.group("sink").startswith("chpasswd")
+        decoded = bool(re.search(_DECODE, match.group("stages")))
+        for start, end in _producer_literals(match.group("producer"), match.start("producer")):
+            yield from _literal(text, start, end, chpasswd, decoded, shaped)
+    for match in _HERE_STRING.finditer(text):
+        chpasswd = match.group("sink").startswith("chpasswd")
+        start, end = _unquoted(match.group("word"), match.start("word"))
+        yield from _literal(text, start, end, chpasswd, False, shaped)
+
+
+def _producer_literals(producer: str, offset: int) -> list[tuple[int, int]]:
+    """Spans of what ``echo``/``printf`` prints literally: ``echo``'s operands after its options,
+    ``printf``'s arguments after the format, or the format itself when nothing follows it."""
+    words = [(m.group(), m.start()) for m in _WORDS.finditer(producer)][1:]
+    if producer.startswith("echo"):
+        while words and _ECHO_OPTION.fullmatch(words[0][0]):
+            words.pop(0)
+    elif len(words) > 1:
+        words = words[1:]
+    return [_unquoted(word, offset + at) for word, at in words]
+
+
+def _unquoted(word: str, at: int) -> tuple[int, int]:
+    """The span inside one layer of quotes (``'x'``, ``"x"``, ``$'x'``), or the word's own."""
+    if word.startswith("$'") and word.endswith("'") and len(word) > 2:
+        return at + 2, at + len(word) - 1
+    if len(word) >= 2 and word[0] == word[-1] and word[0] in "'\"":
+        return at + 1, at + len(word) - 1
+    return at, at + len(word)
+
+
+def _literal(
+    text: str, start: int, end: int, chpasswd: bool, decoded: bool, shaped: Callable[[str], bool]
+) -> Iterator[Finding]:
+    """The password pieces of one literal word, each a finding where it is a password's shape."""
+    word = text[start:end]
+    if _NOT_LITERAL.search(word):
+        return
+    if decoded:
+        if _decodes_to_password(word, chpasswd, shaped):
+            yield Finding("PASSWORD", start, end, word, "positional:stdin_feed_decoded")
+        return
+    cursor = 0
+    for piece in [*_ANSWER_BREAK.split(word)]:
+        piece_start = word.index(piece, cursor) if piece else cursor
+        cursor = piece_start + len(piece)
+        if chpasswd and (user := _USER_PREFIX.match(piece)):
+            piece_start += user.end()
+            piece = piece[user.end() :]
+        if piece and not _NOT_LITERAL.search(piece) and shaped(piece):
+            yield Finding(
+                "PASSWORD",
+                start + piece_start,
+                start + piece_start + len(piece),
+                piece,
+                "positional:stdin_feed",
+            )
+
+
+def _decodes_to_password(word: str, chpasswd: bool, shaped: Callable[[str], bool]) -> bool:
+    """Does base64 ``word`` decode to printable answers of which one is a password's shape?"""
+    try:
+        plain = base64.b64decode(word + "=" * (-len(word) % 4), validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return False
+    pieces = [p for p in re.split(r"[\r\n]+", plain) if p]
+    if chpasswd:
+        pieces = [p[m.end() :] if (m := _USER_PREFIX.match(p)) else p for p in pieces]
+    return any(p.isprintable() and shaped(p) for p in pieces)
