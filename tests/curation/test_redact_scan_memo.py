@@ -1,4 +1,4 @@
-"""The redaction engine's memo of scans within one episode, and its per-credential windows: each
+"""The redaction engine's memo of scans (process-wide, bounded), and its per-credential windows: each
 answers exactly what the work it spares would have (faster, never different)."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from trajectory_platform.curation.redact.engine import (
     _credential_windows,
     _windows,
     scan,
-    scan_memo,
 )
+from trajectory_platform.curation.redact.episode import redact_episode
 
 TEXTS = [
     f"export GITHUB_TOKEN={GITHUB_TOKEN} && echo done",
@@ -25,9 +25,11 @@ TEXTS = [
 ]
 
 
-def _counting(monkeypatch) -> list[tuple[str, engine.Context, tuple[object, ...]]]:
+def _counting(
+    monkeypatch, budget: int = engine.SCAN_MEMO_CHARS
+) -> list[tuple[str, engine.Context, tuple[object, ...]]]:
     """What ``engine._scan`` is asked to scan at the top level (depth 0), in order: each text
-    with its context and its configuration's values."""
+    with its context and its configuration's values; the memo starts empty (``budget`` characters)."""
     calls: list[tuple[str, engine.Context, tuple[object, ...]]] = []
     real = engine._scan
 
@@ -37,52 +39,61 @@ def _counting(monkeypatch) -> list[tuple[str, engine.Context, tuple[object, ...]
         return real(text, config, context, depth)
 
     monkeypatch.setattr(engine, "_scan", counted)
+    monkeypatch.setattr(engine, "_SCAN_MEMO", engine._ScanMemo(budget))
     return calls
 
 
-def test_a_text_is_scanned_once_inside_the_memo_and_each_time_outside(monkeypatch) -> None:
+def test_a_text_is_scanned_once_across_calls_and_episodes(monkeypatch) -> None:
+    """The memo outlives one episode: a rollout's episodes repeat one system prompt and tool block."""
     calls = _counting(monkeypatch)
     config = RedactionConfig()
-    plain = [scan(text, config) for text in TEXTS]
+    first = [scan(text, config) for text in TEXTS]
+    again = [scan(text, config) for text in TEXTS]
     assert len(calls) == len(TEXTS)
-    with scan_memo():
-        first = [scan(text, config) for text in TEXTS]
-        again = [scan(text, config) for text in TEXTS]
-    assert len(calls) == 2 * len(TEXTS)
-    assert first == again == plain
+    assert first == again
     first[0].append(first[0][0])  # a caller extends the list it got: the memo's stays as it was
-    with scan_memo():
-        assert scan(TEXTS[0], config) == plain[0]
+    assert scan(TEXTS[0], config) == again[0]
+    episode = secret_episode()
+    redact_episode(episode, SALT)
+    scanned = len(calls)
+    redact_episode(episode, SALT)
+    assert len(calls) == scanned
 
 
 def test_the_memo_keys_the_configuration_and_the_context(monkeypatch) -> None:
+    config = RedactionConfig()
+    plain = {
+        "loud": scan(TEXTS[1], config),
+        "quiet": scan(TEXTS[1], RedactionConfig(entropy=False, pii=False)),
+        "changed": scan(TEXTS[1], RedactionConfig(entropy=False)),
+        "shell": scan(TEXTS[0], config, engine.Context(shell=True)),
+    }
     calls = _counting(monkeypatch)
     quiet = RedactionConfig(entropy=False, pii=False)
-    with scan_memo():
-        loud_found = scan(TEXTS[1], RedactionConfig())
-        quiet_found = scan(TEXTS[1], quiet)
-        quiet.pii = True  # the same object changed: no longer the configuration it was scanned under
-        changed = scan(TEXTS[1], quiet)
-        shell = scan(TEXTS[0], RedactionConfig(), engine.Context(shell=True))
+    memoed = {"loud": scan(TEXTS[1], RedactionConfig()), "quiet": scan(TEXTS[1], quiet)}
+    quiet.pii = True  # the same object changed: no longer the configuration it was scanned under
+    memoed["changed"] = scan(TEXTS[1], quiet)
+    memoed["shell"] = scan(TEXTS[0], RedactionConfig(), engine.Context(shell=True))
     assert len(calls) == 4
-    assert loud_found == scan(TEXTS[1], RedactionConfig())
-    assert quiet_found == scan(TEXTS[1], RedactionConfig(entropy=False, pii=False))
-    assert changed == scan(TEXTS[1], RedactionConfig(entropy=False))
-    assert shell == scan(TEXTS[0], RedactionConfig(), engine.Context(shell=True))
+    assert memoed == plain
 
 
-def test_nested_blocks_share_one_memo_and_it_ends_with_the_outermost(monkeypatch) -> None:
-    calls = _counting(monkeypatch)
+def test_the_memo_keeps_its_character_budget_least_recently_used_first_out(monkeypatch) -> None:
+    first, second, third = TEXTS[0], "cat /var/log/syslog | tail -n 50 | sort", TEXTS[2]  # no nested scans
+    budget = len(first) + len(second)
+    assert len(third) <= len(second)
+    calls = _counting(monkeypatch, budget)
     config = RedactionConfig()
-    with scan_memo():
-        scan(TEXTS[0], config)
-        with scan_memo():
-            scan(TEXTS[0], config)
-        scan(TEXTS[0], config)
-    assert len(calls) == 1
-    with scan_memo():
-        scan(TEXTS[0], config)
-    assert len(calls) == 2
+    scan(first, config)
+    scan(second, config)
+    scan(first, config)  # used again: the second is now the oldest
+    scan(third, config)  # over the budget: the second goes
+    assert engine._SCAN_MEMO.chars <= budget
+    scan(first, config)
+    scan(second, config)
+    assert [call[0] for call in calls] == [first, second, third, second]
+    scan("x" * (budget + 1), config)  # a text longer than the whole budget is never kept
+    assert engine._SCAN_MEMO.chars <= budget
 
 
 def test_the_leak_measurement_scans_each_field_it_planted_nothing_in_once(monkeypatch) -> None:

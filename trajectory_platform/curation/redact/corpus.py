@@ -27,7 +27,7 @@ import pyarrow.parquet as pq
 
 from trajectory_platform.curation.licenses import family_tiers, license_decision, license_tier
 from trajectory_platform.curation.lineage import lineage_envelope
-from trajectory_platform.curation.redact.engine import build_table, rewrite, scan, scan_memo
+from trajectory_platform.curation.redact.engine import build_table, rewrite, scan
 from trajectory_platform.curation.redact.episode import redact_row, string_slots
 from trajectory_platform.curation.redact.fields import FIELDS, LICENSE, OutOfClass
 from trajectory_platform.curation.redact.leak import (
@@ -335,12 +335,11 @@ def redact_batches(
             )
             started = time.perf_counter()
             try:
-                with scan_memo():  # the leak measurement scans again the texts redact_row scanned
-                    redacted, verdict_texts, findings = redact_row(
-                        episode, {name: row.get(name) for name in beside}, salt, config
-                    )
-                    if episode.episode_id in plan.sample:
-                        leak.add(measure_episode_leak(episode, salt, config))
+                redacted, verdict_texts, findings = redact_row(
+                    episode, {name: row.get(name) for name in beside}, salt, config
+                )
+                if episode.episode_id in plan.sample:
+                    leak.add(measure_episode_leak(episode, salt, config))
             except RecursionError:  # one pathological record is dropped with a reason, the batch goes on
                 identity, detail = audit_identity(episode, salt, config), "nesting too deep to redact"
                 audit_rows.append(_audit_row(episode, identity, tier, "nesting_too_deep", detail))

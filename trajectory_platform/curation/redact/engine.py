@@ -18,11 +18,10 @@ import bisect
 import itertools
 import json
 import re
+import threading
 import urllib.parse
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 
@@ -167,26 +166,46 @@ def _literals(text: str, context: Context) -> list[tuple[re.Match[str], Context]
     return out
 
 
-_SCAN_MEMO: ContextVar[dict[tuple[object, ...], list[Finding]] | None] = ContextVar("scan_memo", default=None)
+SCAN_MEMO_CHARS = 8_000_000
+"""How many characters of scanned text the memo of scans keeps (with their findings), at most."""
 
 
-@contextmanager
-def scan_memo() -> Iterator[None]:
-    """Within the block, :func:`scan` answers a text it already scanned (same configuration,
-    context and depth) from a memo instead of scanning it again. Scanning is a pure function of
-    those, and one episode scans the same texts many times: the leak measurement redacts copies
-    of it that differ only where canaries went (every other field is scanned again, once per
-    copy), and a split run's pieces are scanned alone after the whole field was. The memo lives as
-    long as the outermost block (one episode's redaction and its leak measurement), so it holds no
-    more than that episode's texts; nested blocks share it."""
-    if _SCAN_MEMO.get() is not None:
-        yield
-        return
-    token = _SCAN_MEMO.set({})
-    try:
-        yield
-    finally:
-        _SCAN_MEMO.reset(token)
+class _ScanMemo:
+    """The findings of the texts scanned last, least recently used first out once the texts held
+    pass :data:`SCAN_MEMO_CHARS`. Scanning is a pure function of its text, context, depth and
+    configuration's values, and the same texts are scanned again and again: the leak measurement
+    redacts copies of an episode that differ only where canaries went, a split run's pieces are
+    scanned alone after the whole field was, and a gym rollout's episodes repeat one system prompt
+    and tool block each (the memo lasted one episode before: a day of a rollout scanned them once
+    per episode). Process-wide under a lock: assets may redact in threads."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.chars = 0
+        self.entries: OrderedDict[tuple[object, ...], tuple[int, tuple[Finding, ...]]] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple[object, ...]) -> tuple[Finding, ...] | None:
+        with self.lock:
+            entry = self.entries.get(key)
+            if entry is None:
+                return None
+            self.entries.move_to_end(key)
+            return entry[1]
+
+    def put(self, key: tuple[object, ...], text: str, found: tuple[Finding, ...]) -> None:
+        if len(text) > self.budget:
+            return
+        with self.lock:
+            if key in self.entries:
+                return
+            self.entries[key] = (len(text), found)
+            self.chars += len(text)
+            while self.chars > self.budget:
+                self.chars -= self.entries.popitem(last=False)[1][0]
+
+
+_SCAN_MEMO = _ScanMemo(SCAN_MEMO_CHARS)
 
 
 def _config_key(config: RedactionConfig) -> tuple[object, ...]:
@@ -200,11 +219,11 @@ def scan(text: str, config: RedactionConfig, context: Context = Context(), depth
     (:mod:`.public_material`) and a manifest's digests and files (:mod:`.manifests`): each finding
     becomes a table value replaced wherever it recurs, so a reference or a type read as a password
     broke every line of the episode that holds it.
-    Inside :func:`scan_memo`, a text scanned before is answered from the memo (a fresh list)."""
-    memo = _SCAN_MEMO.get()
-    key = (text, context, depth, _config_key(config)) if memo is not None else ()
-    if memo is not None and key in memo:
-        return list(memo[key])
+    A text scanned before under the same context, depth and configuration is answered from the
+    memo (:class:`_ScanMemo`, a fresh list)."""
+    key = (text, context, depth, _config_key(config))
+    if (known := _SCAN_MEMO.get(key)) is not None:
+        return list(known)
     # (no helper frame between scan and _scan: nesting as deep as before before RecursionError)
     found = drop_references(text, _scan(text, config, context, depth), PII_KINDS)
     found = drop_manifest_material(text, drop_public_material(text, found))
@@ -212,8 +231,7 @@ def scan(text: str, config: RedactionConfig, context: Context = Context(), depth
         _inside_brackets(text, finding if finding.kind in PII_KINDS else _through_inner_quotes(text, finding))
         for finding in found
     ]
-    if memo is not None:
-        memo[key] = list(found)
+    _SCAN_MEMO.put(key, text, tuple(found))
     return found
 
 

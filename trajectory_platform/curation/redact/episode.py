@@ -35,7 +35,6 @@ from trajectory_platform.curation.redact.engine import (
     resolve_findings,
     rewrite,
     scan,
-    scan_memo,
     truncated_heads,
 )
 from trajectory_platform.curation.redact.fields import (
@@ -355,8 +354,7 @@ def redact_episode(
     The input is not modified. Finding offsets are relative to the string that was scanned
     (for JSON, the decoded literal). Raises :class:`.fields.OutOfClass` (:func:`redact_row`).
     """
-    with scan_memo():  # the pieces of split runs are scanned again alone: each once
-        redacted, _, findings = redact_row(episode, {}, salt, config)
+    redacted, _, findings = redact_row(episode, {}, salt, config)
     return redacted, findings
 
 

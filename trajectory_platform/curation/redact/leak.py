@@ -43,7 +43,7 @@ from urllib.parse import quote
 
 from trajectory_platform.curation.binomial import clopper_pearson
 from trajectory_platform.curation.redact.decoders import B85_ALPHABET
-from trajectory_platform.curation.redact.engine import redact_text, scan_memo
+from trajectory_platform.curation.redact.engine import redact_text
 from trajectory_platform.curation.redact.episode import redact_episode, string_slots
 from trajectory_platform.curation.redact.fields import OutOfClass
 from trajectory_platform.curation.redact.model import RedactionConfig
@@ -419,24 +419,21 @@ def _refused(
 def measure_episode_leak(episode: Episode, salt: bytes, config: RedactionConfig | None = None) -> LeakReport:
     """Plant every canary in this episode's encodings into a copy of it, and one in a field of each
     class (:data:`FIELD_CLASS_CANARIES`), redact, count survivors."""
-    with scan_memo():  # the copies share every field without a canary: each is scanned once
-        canaries = make_canaries(episode.episode_id)
-        planted_copy = copy.deepcopy(episode)
-        forms = episode_forms(episode.episode_id)
-        plan = [(canary, form) for form in forms if form != SPLIT_FORM for canary in canaries]
-        _plant(planted_copy, [encode(canary.carrier, form) for canary, form in plan])
-        # fresh canaries: a plain copy of an encoded one would hand the redactor the value to look for
-        field_seed = f"fields:{episode.episode_id}"
-        in_fields, refusals = _plant_in_fields(
-            planted_copy, make_canaries(field_seed), field_seed, salt, config
-        )
-        if SPLIT_FORM in forms:  # planted last, so each half stays at its message's very end or start
-            plan += [(canary, SPLIT_FORM) for canary in _plant_split(planted_copy, canaries)]
-        redacted, _ = redact_episode(planted_copy, salt, config)
-        report = _count(plan + in_fields, canonical_json(redacted.to_dict()))
-        report.add(refusals)
-        report.records_planted = 1
-        return report
+    canaries = make_canaries(episode.episode_id)
+    planted_copy = copy.deepcopy(episode)
+    forms = episode_forms(episode.episode_id)
+    plan = [(canary, form) for form in forms if form != SPLIT_FORM for canary in canaries]
+    _plant(planted_copy, [encode(canary.carrier, form) for canary, form in plan])
+    # fresh canaries: a plain copy of an encoded one would hand the redactor the value to look for
+    field_seed = f"fields:{episode.episode_id}"
+    in_fields, refusals = _plant_in_fields(planted_copy, make_canaries(field_seed), field_seed, salt, config)
+    if SPLIT_FORM in forms:  # planted last, so each half stays at its message's very end or start
+        plan += [(canary, SPLIT_FORM) for canary in _plant_split(planted_copy, canaries)]
+    redacted, _ = redact_episode(planted_copy, salt, config)
+    report = _count(plan + in_fields, canonical_json(redacted.to_dict()))
+    report.add(refusals)
+    report.records_planted = 1
+    return report
 
 
 def measure_text_leak(
