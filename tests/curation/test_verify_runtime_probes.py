@@ -52,3 +52,62 @@ def test_a_global_a_function_writes_carries_what_it_stores() -> None:
     )
     assert _probes(source)
     assert not _probes(source.replace("    global _where\n", ""))
+
+
+_REBOUND = (
+    "import os\nimport shlex\n\n\ndef run(value, table):\n    {rebind}\n"
+    "    try:\n        return launch(value)\n    except Exception:\n        return None\n"
+)
+"""A name rebound to a value computed from itself, then handed to a call under a handler that
+catches what a limit raises (as installed code does: click's ``args = shlex.split(args)``)."""
+
+
+@pytest.mark.parametrize(
+    "rebind",
+    [
+        "value = shlex.split(value)",
+        "value = int(value)",
+        "value = value.strip().lower()",
+        "value = ' '.join(list(value))",
+        "value = normalize(value, table)",
+        "while os.path.dirname(value) != value:\n        value = os.path.dirname(value)",
+        "for key in table:\n        value = table.get(key, value)",
+    ],
+)
+def test_a_name_rebound_to_a_value_of_itself_is_no_nesting(rebind: str) -> None:
+    """Installed packages (fxforge7): a name bound to any call that held it (``i = int(i)``,
+    ``args = shlex.split(args)``) was read as a structure nested in itself, so 6 of 500 files
+    (click, pandas, numpy, accelerate, _pytest) gained a recursion-limit probe. Only a loop
+    nests, and only in a container that holds the name itself."""
+    assert not _probes(_REBOUND.format(rebind=rebind))
+
+
+@pytest.mark.parametrize(
+    "rebind",
+    [
+        "value = []\n    for _ in range(4000):\n        value = [value]",
+        "value = {}\n    for _ in range(4000):\n        value = {'k': value}",
+        "value = ()\n    for _ in range(4000):\n        value = (value, (1,))",
+        "value = None\n    for _ in range(4000):\n        value = dict(k=value)",
+        "value = None\n    for _ in range(4000):\n        value = Node(value, None)",
+        "value = []\n    for _ in range(4000):\n        value = list([value, 0])",
+    ],
+)
+def test_a_structure_a_loop_nests_in_itself_is_still_a_probe(rebind: str) -> None:
+    """The nesting the rule reads (a display, a container's or a class's constructor holding the
+    name, in a loop), from nothing the inputs give."""
+    assert _probes(_REBOUND.format(rebind=rebind).replace("launch(value)", "repr(value)"))
+
+
+def test_a_recursion_under_the_bodys_own_if_has_a_base_case() -> None:
+    """``pip``'s ``_bypass_ensure_directory`` (``mkdir -p``) recurses inside an ``if`` at the top of
+    its body; the statements of the body were walked as unconditional."""
+    helper = (
+        "import os\n\n\ndef ensure(path):\n    parent, name = os.path.split(path)\n"
+        "    if parent and name:\n        ensure(parent)\n"
+        "        os.mkdir(parent)\n\n\ndef prepare(path):\n    try:\n        ensure(path)\n"
+        "    except Exception:\n        return False\n    return True\n"
+    )
+    assert not _probes(helper)
+    always = helper.replace("    if parent and name:\n        ensure(parent)\n    ", "    ensure(parent)\n")
+    assert _probes(always)

@@ -461,6 +461,15 @@ class _Taint:
                 for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
                     if isinstance(target, ast.Name):
                         self.values.setdefault(self._key(target.id, target), []).append(node.value)
+        self.looped = {
+            id(n.value)
+            for loop in ast.walk(tree)
+            if isinstance(loop, ast.For | ast.AsyncFor | ast.While)
+            for n in own_nodes(loop.body)
+            if isinstance(n, ast.Assign | ast.AnnAssign)
+        }
+        """Values assigned inside a loop: only a loop nests a structure in itself deeper than a
+        few levels (:meth:`_nested_in_itself`)."""
         self.grown = {
             self._key(n.target.id, n.target)
             for loop in ast.walk(tree)
@@ -1351,16 +1360,13 @@ class _Taint:
         )
 
     def _nested_in_itself(self, name: ast.Name) -> bool:
-        """A name bound to a display or a call that holds the name itself (``x = [x]``), and
-        otherwise only to what reads nothing of the inputs (``x = []``): a structure as deep as
-        the loop that built it, from nothing a caller gave."""
+        """A name a loop binds to a container that holds the name itself (``x = [x]``,
+        :func:`_holds`), and otherwise only to what reads nothing of the inputs (``x = []``): a
+        structure as deep as the loop that built it, from nothing a caller gave. A name rebound
+        to a call on itself (``args = shlex.split(args)``, ``i = int(i)``) is a new value, not a
+        nesting: read as one, 7 of 500 installed files gained a recursion-limit probe."""
         values = self.values.get(self._key(name.id, name), [])
-        nests = [
-            v
-            for v in values
-            if isinstance(v, ast.List | ast.Tuple | ast.Set | ast.Dict | ast.Call)
-            and any(isinstance(n, ast.Name) and n.id == name.id for n in ast.walk(v))
-        ]
+        nests = [v for v in values if id(v) in self.looped and _holds(v, name.id)]
         others = [
             n
             for v in values
@@ -1548,8 +1554,8 @@ def _recurses_always(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
             for n in ast.walk(node)
         )
 
-    pending: list[ast.AST] = list(function.body)
-    unconditional = False
+    pending: list[ast.AST] = [part for part in function.body if not isinstance(part, _CONDITIONAL)]
+    unconditional = False  # a call under the body's own `if` is conditional too (pkg_resources' mkdir -p)
     while pending:
         node = pending.pop()
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == function.name:
@@ -1569,6 +1575,36 @@ def _recurses_always(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
         for n in own_nodes(function.body)
     )
     return unconditional and not based
+
+
+_CONTAINER_CALLS = frozenset(
+    {"list", "tuple", "dict", "set", "frozenset", "deque", "OrderedDict", "defaultdict", "SimpleNamespace"}
+)
+"""Builtin and standard containers a call builds: ``dict(k=x)`` holds ``x`` as ``{'k': x}`` does."""
+
+
+def _holds(value: ast.expr, name: str) -> bool:
+    """Whether ``value`` builds a container that holds ``name`` itself: an element of a display
+    (``[x, i]``, ``{'k': x}``, ``(x, (1,))``), or an argument of a container's or a class's
+    constructor (``dict(k=x)``, ``Node(x)``); not a call that computes a new value from it, nor
+    ``[*x]``, a flat copy."""
+    if isinstance(value, ast.List | ast.Tuple | ast.Set):
+        elements: list[ast.expr | None] = list(value.elts)
+    elif isinstance(value, ast.Dict):
+        elements = [*value.keys, *value.values]
+    elif isinstance(value, ast.Call):
+        func = value.func
+        tail = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if not (tail in _CONTAINER_CALLS or tail[:1].isupper()):
+            return any(_holds(argument, name) for argument in value.args)
+        elements = [*value.args, *(keyword.value for keyword in value.keywords)]
+    else:
+        return False
+    return any(
+        element is not None
+        and ((isinstance(element, ast.Name) and element.id == name) or _holds(element, name))
+        for element in elements
+    )
 
 
 def _ends_in_a_raise(body: list[ast.stmt]) -> bool:
