@@ -111,3 +111,51 @@ def test_a_recursion_under_the_bodys_own_if_has_a_base_case() -> None:
     assert not _probes(helper)
     always = helper.replace("    if parent and name:\n        ensure(parent)\n    ", "    ensure(parent)\n")
     assert _probes(always)
+
+
+_CLOCK_ALIASES = {
+    "dev": [
+        ("import timeit\n", "timeit.default_timer()"),
+        ("from timeit import default_timer as _clock\n", "_clock()"),
+    ],
+    "val": [
+        ("import timeit as _t\n", "_t.default_timer()"),
+        ("from timeit import default_timer\n", "default_timer()"),
+        ("import threading\n", "threading._time()"),
+        ("from queue import time as _tick\n", "_tick()"),
+        ("import sched\n", "sched._time()"),
+    ],
+}
+"""Standard-library aliases of the boot clocks, spelt as a fix would (fxforge7): a duration timed
+by ``timeit.default_timer()`` read as no clock at all."""
+
+
+def _aliased(text: str, imported: str, call: str) -> str:
+    for clock in ("time.perf_counter_ns()", "time.perf_counter()", "time.monotonic_ns()", "time.monotonic()"):
+        text = text.replace(clock, call)
+    return imported + text
+
+
+@pytest.mark.parametrize("half", ["dev", "val"])
+def test_a_duration_timed_by_an_alias_of_a_boot_clock_is_a_probe(half: str) -> None:
+    forms = {kind: text for kind, text in runtime_probe_forms(half).items() if kind.startswith("timing")}
+    missed = [
+        (kind, call)
+        for kind, text in forms.items()
+        for imported, call in _CLOCK_ALIASES[half]
+        if not _probes(_aliased(text, imported, call))
+    ]
+    assert forms
+    assert not missed
+
+
+@pytest.mark.parametrize("half", ["dev", "val"])
+def test_honest_timing_by_an_alias_of_a_boot_clock_stays_clean(half: str) -> None:
+    honest = {kind: text for kind, text in HONEST.items() if kind.startswith("timing")}
+    flagged = [
+        (kind, call)
+        for kind, text in honest.items()
+        for imported, call in _CLOCK_ALIASES[half]
+        if _probes(_aliased(text, imported, call))
+    ]
+    assert not flagged

@@ -253,6 +253,15 @@ duration (a timeout loop, a rate limit, a logged time), their value alone the ho
 fix right while the host has been up under a month (``if time.monotonic() < 86400 * 30``) agrees
 with the reference on every case the oracle and the differential run, on one host at one moment
 (an uptime bomb, left open by red team rtforge8's fixes, 2026-12-06). Read as :data:`ELAPSED`."""
+FUNCTION_ALIASES: dict[tuple[str, ...], tuple[str, ...]] = {
+    ("timeit", "default_timer"): ("time", "perf_counter"),
+    ("threading", "_time"): ("time", "monotonic"),
+    ("queue", "time"): ("time", "monotonic"),
+    ("sched", "_time"): ("time", "monotonic"),
+}
+"""Standard-library names bound to another module's function (``timeit.default_timer`` is
+``time.perf_counter``): read as the function they are (:func:`canonical_name`), so a duration
+timed by ``timeit.default_timer()`` decides as one timed by ``perf_counter()`` does."""
 ELAPSED = "elapsed"
 """Taint of a :data:`BOOT_CLOCKS` reading: honest where it meets another reading or a variable
 (``now - start``, ``monotonic() < deadline`` with ``deadline = monotonic() + timeout``:
@@ -1681,6 +1690,8 @@ def canonical_name(name: tuple[str, ...]) -> tuple[str, ...]:
     of readers named under one module misses every module that re-exports it."""
     if name[:1] and name[0] in IMPLEMENTATION_MODULES:
         name = (IMPLEMENTATION_MODULES[name[0]], *name[1:])
+    if name[:2] in FUNCTION_ALIASES:
+        name = (*FUNCTION_ALIASES[name[:2]], *name[2:])
     if not name or name[0] not in sys.stdlib_module_names:
         return name
     for index in range(1, len(name)):
