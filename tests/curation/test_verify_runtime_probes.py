@@ -159,3 +159,60 @@ def test_honest_timing_by_an_alias_of_a_boot_clock_stays_clean(half: str) -> Non
         if _probes(_aliased(text, imported, call))
     ]
     assert not flagged
+
+
+_INSTALLS = {
+    "dev": [
+        "setattr(warnings, '{hook}', {value})",
+        "mock.patch.object(warnings, '{hook}', {value}).start()",
+    ],
+    "val": [
+        "mock.patch('warnings.{hook}', {value}).start()",
+        "mock.patch('warnings.{hook}', new={value}).start()",
+        "unittest.mock.patch.object(warnings, '{hook}', new={value}).start()",
+    ],
+}
+"""Ways to put a function in place of a ``warnings`` hook other than assigning it (fxforge7): a
+hook installed so was read as no hook."""
+
+
+def _installed(text: str, spelling: str) -> str:
+    for hook in ("showwarning", "formatwarning"):
+        for value in (
+            "_hook",
+            "_format",
+            "lambda message, category, *rest: f'{category.__name__}: {message}\\n'",
+        ):
+            text = text.replace(
+                f"warnings.{hook} = {value}\n", spelling.format(hook=hook, value=value) + "\n"
+            )
+    return "import unittest.mock\nfrom unittest import mock\n" + text
+
+
+@pytest.mark.parametrize("half", ["dev", "val"])
+def test_a_warning_hook_installed_by_a_call_is_read_as_one(half: str) -> None:
+    hooks = ("warnings.showwarning = _hook", "warnings.formatwarning = _format")
+    forms = {
+        kind: text
+        for kind, text in runtime_probe_forms(half).items()
+        if kind.rsplit("-", 1)[0] not in KNOWN_MISSES and any(hook in text for hook in hooks)
+    }
+    variants = {
+        (kind, spelling): _installed(text, spelling)
+        for kind, text in forms.items()
+        for spelling in _INSTALLS[half]
+    }
+    assert forms and all(text != forms[kind] for (kind, _), text in variants.items())
+    assert not [key for key, text in variants.items() if not _probes(text)]
+
+
+@pytest.mark.parametrize("half", ["dev", "val"])
+def test_honest_warning_hooks_installed_by_a_call_stay_clean(half: str) -> None:
+    honest = {kind: text for kind, text in HONEST.items() if kind.startswith("warning-format")}
+    variants = {
+        (kind, spelling): _installed(text, spelling)
+        for kind, text in honest.items()
+        for spelling in _INSTALLS[half]
+    }
+    assert all(text != honest[kind] for (kind, _), text in variants.items())
+    assert not [key for key, text in variants.items() if _probes(text)]

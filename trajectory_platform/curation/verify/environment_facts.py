@@ -604,10 +604,12 @@ class _Taint:
         for node in ast.walk(self.tree):
             if isinstance(node, ast.Call):
                 changed |= self._bind_delayed(node)
+                if (installed := self._installed_hook(node)) is not None:
+                    changed |= self._bind_warning_hook(*installed)
             if isinstance(node, ast.Assign):
                 kinds = self._at_import(node, self.of(node.value))
                 changed |= any([self._bind(t, kinds) for t in node.targets])
-                changed |= any([self._bind_warning_hook(t, node.value) for t in node.targets])
+                changed |= any([self._bind_warning_hook(self.name_of(t), node.value) for t in node.targets])
             elif isinstance(node, ast.AnnAssign | ast.AugAssign | ast.NamedExpr) and node.value is not None:
                 changed |= self._bind(node.target, self._at_import(node, self.of(node.value)))
             elif isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
@@ -631,11 +633,30 @@ class _Taint:
         records = record is not None and not (isinstance(record, ast.Constant) and not record.value)
         return frozenset({WARNED}) if records else _NONE
 
-    def _bind_warning_hook(self, target: ast.expr, hook: ast.expr) -> bool:
-        """A function put in place of a ``warnings`` hook (:data:`WARNING_HOOKS`): the parameters
-        it is handed the warning's file and line through are a :data:`FACT`, a record a
-        :data:`WARNED`."""
-        positions = WARNING_HOOKS.get(self.name_of(target))
+    def _installed_hook(self, call: ast.Call) -> tuple[tuple[str, ...], ast.expr] | None:
+        """The name and the new value of what a call puts in place of an attribute: ``setattr(
+        warnings, 'showwarning', hook)``, ``mock.patch('warnings.showwarning', hook)`` (or
+        ``new=hook``), ``mock.patch.object(warnings, 'showwarning', hook)``, pytest's
+        ``monkeypatch.setattr`` either way (fxforge7: a hook installed so was read as no hook)."""
+        func = call.func
+        tail = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if tail not in ("setattr", "patch", "object"):
+            return None
+        given = [*call.args, *(k.value for k in call.keywords if k.arg == "new")]
+        dotted = self.fold(given[0]) if given else None
+        if isinstance(dotted, str) and len(given) > 1:
+            return canonical_name(tuple(dotted.split("."))), given[1]
+        attribute = self.fold(given[1]) if len(given) > 2 else None
+        if isinstance(attribute, str):
+            base = self.name_of(given[0])
+            return ((*base, attribute), given[2]) if base else None
+        return None
+
+    def _bind_warning_hook(self, hooked: tuple[str, ...], hook: ast.expr) -> bool:
+        """A function put in place of a ``warnings`` hook (:data:`WARNING_HOOKS`), named
+        ``hooked``: the parameters it is handed the warning's file and line through are a
+        :data:`FACT`, a record a :data:`WARNED`."""
+        positions = WARNING_HOOKS.get(hooked)
         if positions is None:
             return False
         functions: list[ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda] = (
