@@ -15,6 +15,7 @@ recursion was flagged by the first draft's reading of "calls itself on every pat
 from __future__ import annotations
 
 import pytest
+from _hidden_channel_cases import DEV_SHAPES, MUL, VAL_SHAPES
 from _runtime_probe_cases import HONEST, runtime_probe_forms
 
 from trajectory_platform.curation.verify.pysource import inspect_text
@@ -216,3 +217,82 @@ def test_honest_warning_hooks_installed_by_a_call_stay_clean(half: str) -> None:
     }
     assert all(text != honest[kind] for (kind, _), text in variants.items())
     assert not [key for key, text in variants.items() if _probes(text)]
+
+
+_CYCLES = {
+    "dev": {
+        "method": (
+            "class _Stack:\n    def depth(self, n=0):\n        try:\n            return self.depth(n + 1)\n"
+            "        except RecursionError:\n            return n\n",
+            "_Stack().depth() < 900",
+        ),
+        "mutual": (
+            "def _ping(n=0):\n    try:\n        return _pong(n + 1)\n"
+            "    except RecursionError:\n        return n\n\n\n"
+            "def _pong(n):\n    return _ping(n + 1)\n",
+            "_ping() < 900",
+        ),
+    },
+    "val": {
+        "classmethod": (
+            "class _Probe:\n    @classmethod\n    def dive(cls, n=0):\n        try:\n"
+            "            return cls.dive(n + 1)\n        except RecursionError:\n            return n\n",
+            "_Probe.dive() > 950",
+        ),
+        "three_cycle": (
+            "def _a(n=0):\n    try:\n        return _b(n + 1)\n    except RecursionError:\n"
+            "        return n\n\n\ndef _b(n):\n    n += 1\n    return _c(n)\n\n\n"
+            "def _c(n):\n    value = _a(n + 1)\n    return value\n",
+            "_a() % 2 == 0",
+        ),
+        "method_pair": (
+            "class _Walk:\n    def left(self, n=0):\n        try:\n            return self.right(n + 1)\n"
+            "        except RecursionError:\n            return n\n\n    def right(self, n):\n"
+            "        return self.left(n + 1)\n",
+            "_Walk().left() > 800",
+        ),
+    },
+}
+"""Recursion-limit probes whose recursion runs through a method or a cycle of functions (fxforge7):
+only a function calling itself by its plain name was read as recursing."""
+_BASED_CYCLES = {
+    "method_with_base": (
+        "class _Tree:\n    def size(self, items):\n        if not isinstance(items, list):\n"
+        "            return 1\n"
+        "        return sum(self.size(i) for i in items)\n",
+        "    try:\n        n = _Tree().size([a, [b]])\n    except RecursionError:\n        n = 0\n",
+    ),
+    "mutual_with_base": (
+        "def _even(n):\n    if n == 0:\n        return True\n    return _odd(n - 1)\n\n\n"
+        "def _odd(n):\n    if n == 0:\n        return False\n    return _even(n - 1)\n",
+        "    try:\n        even = _even(abs(a) % 50)\n    except RecursionError:\n        even = None\n",
+    ),
+    "method_descends_its_input": (
+        "class _Node:\n    def __init__(self, child=None):\n        self.child = child\n\n"
+        "    def depth(self):\n        return 1 if self.child is None else 1 + self.child.depth()\n",
+        "    try:\n        d = _Node(_Node()).depth()\n    except RecursionError:\n        d = -1\n",
+    ),
+}
+_CYCLE_MISSES = {"three_cycle"}
+"""Validation's miss: ``_c`` returns a name bound to the call into the cycle (``value = _a(n + 1);
+return value``), read as a base case (a ``return`` whose value calls nothing of the cycle)."""
+"""Honest neighbours: a method and two functions with a base case, a method recursing on another
+object (``self.child.depth()``)."""
+
+
+@pytest.mark.parametrize("half", ["dev", "val"])
+def test_a_recursion_through_a_method_or_a_cycle_is_a_limit_probe(half: str) -> None:
+    shapes = DEV_SHAPES if half == "dev" else VAL_SHAPES
+    missed = {
+        form
+        for form, (module, condition) in _CYCLES[half].items()
+        for shape, body in shapes.items()
+        if not _probes(f"import os\n\n{module}\n\ndef add(a, b):\n" + body.format(cond=condition) + MUL)
+    }
+    assert missed == (_CYCLE_MISSES if half == "val" else set())
+
+
+@pytest.mark.parametrize("kind", sorted(_BASED_CYCLES))
+def test_a_recursion_with_a_base_case_through_a_method_or_a_cycle_stays_clean(kind: str) -> None:
+    module, body = _BASED_CYCLES[kind]
+    assert not _probes(f"{module}\n\ndef add(a, b):\n{body}    return a + b\n")

@@ -72,7 +72,7 @@ import builtins
 import operator
 import posixpath
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 
 from trajectory_platform.curation.verify.switch_arms import VERSION_ATTRIBUTES, SwitchArms
 
@@ -1379,8 +1379,9 @@ class _Taint:
         iterative walk of its input."""
         if not isinstance(operation, ast.Call):
             return False
-        if isinstance(operation.func, ast.Name) and any(
-            _recurses_always(function) for function in self.functions.get(operation.func.id, [])
+        called = _callee(operation)
+        if called is not None and any(
+            _recurses_always(function, self.functions) for function in self.functions.get(called, [])
         ):
             return True
         return any(
@@ -1573,38 +1574,81 @@ _CONDITIONAL = (
 nested scope."""
 
 
-def _recurses_always(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    """Whether ``function`` has no base case: it calls itself by name outside any branch, loop,
-    handler or nested scope of its body, and none of its ``return``s outside a handler gives a
-    value without that call (only the recursion limit ends it)."""
+_Function = ast.FunctionDef | ast.AsyncFunctionDef
 
-    def calls_itself(node: ast.AST) -> bool:
-        return any(
-            isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == function.name
-            for n in ast.walk(node)
-        )
 
+def _callee(call: ast.AST) -> str | None:
+    """The module's function or method a call names: ``f(...)``, ``self.f(...)``, ``cls.f(...)``."""
+    if not isinstance(call, ast.Call):
+        return None
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id
+    if (
+        isinstance(func, ast.Attribute)
+        and isinstance(func.value, ast.Name)
+        and func.value.id in ("self", "cls")
+    ):
+        return func.attr
+    return None
+
+
+def _always_called(function: _Function) -> set[str]:
+    """The functions ``function`` calls outside any branch, loop, handler or nested scope of its
+    body (a ``try``'s body, ``else`` and ``finally`` run; its handlers only when it raised)."""
     pending: list[ast.AST] = [part for part in function.body if not isinstance(part, _CONDITIONAL)]
-    unconditional = False  # a call under the body's own `if` is conditional too (pkg_resources' mkdir -p)
+    called: set[str] = set()  # a call under the body's own `if` is conditional too (pkg_resources' mkdir -p)
     while pending:
         node = pending.pop()
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == function.name:
-            unconditional = True
+        if (name := _callee(node)) is not None:
+            called.add(name)
         if isinstance(node, ast.Try | ast.TryStar):
-            pending += [*node.body, *node.orelse, *node.finalbody]  # handlers run only when it raised
+            pending += [*node.body, *node.orelse, *node.finalbody]
             continue
         pending += [child for child in ast.iter_child_nodes(node) if not isinstance(child, _CONDITIONAL)]
+    return called
+
+
+def _recurses_always(function: _Function, functions: Mapping[str, Sequence[_Function]]) -> bool:
+    """Whether ``function`` has no base case: it calls itself outside any branch, loop, handler or
+    nested scope of its body, directly, as a method (``self._probe(n + 1)``) or through other
+    functions of the module that do the same (``_ping`` calls ``_pong`` calls ``_ping``), and no
+    function on that cycle has a ``return`` outside a handler that gives a value without calling
+    into the cycle (only the recursion limit ends it). fxforge7: a method or two functions calling
+    each other were not read as recursing."""
+    reach: dict[str, set[str]] = {}
+
+    def reached(name: str) -> set[str]:
+        if name not in reach:
+            reach[name] = set()
+            pending = [name]
+            while pending:
+                for defined in functions.get(pending.pop(), ()):
+                    for callee in _always_called(defined) - reach[name]:
+                        if callee in functions:
+                            reach[name].add(callee)
+                            pending.append(callee)
+        return reach[name]
+
+    if function.name not in reached(function.name):
+        return False
+    cycle = {function.name} | {name for name in reached(function.name) if function.name in reached(name)}
     handled = {
         id(n)
-        for handler in ast.walk(function)
+        for name in cycle
+        for defined in functions.get(name, ())
+        for handler in ast.walk(defined)
         if isinstance(handler, ast.ExceptHandler)
         for n in ast.walk(handler)
     }
-    based = any(
-        isinstance(n, ast.Return) and id(n) not in handled and (n.value is None or not calls_itself(n.value))
-        for n in own_nodes(function.body)
+    return not any(
+        isinstance(n, ast.Return)
+        and id(n) not in handled
+        and (n.value is None or not any(_callee(c) in cycle for c in ast.walk(n.value)))
+        for name in cycle
+        for defined in functions.get(name, ())
+        for n in own_nodes(defined.body)
     )
-    return unconditional and not based
 
 
 _CONTAINER_CALLS = frozenset(
