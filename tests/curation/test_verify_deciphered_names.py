@@ -87,3 +87,47 @@ def test_installed_plugin_idioms_without_data_are_not_deciphering(source: str) -
     """Names no data file gives (a caller's paths, a table) are judged by the older rules: the
     first version of this rule, reading every name so, flagged installed loaders like these."""
     assert not inspect_text(source)["computed_reflection"]
+
+
+_READ_HERE = "def settings(path):\n    name = open(path).read()\n    return name.strip()\n\n\n"
+"""A function that reads a name from a file: the same name in another function is another name."""
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        _READ_HERE
+        + "def load(parts):\n    name = ''.join(parts)\n    return importlib.import_module(name)\n",
+        _READ_HERE
+        + "def pick(keys):\n    return [importlib.import_module(name) for name in map(str.upper, keys)]\n",
+        _READ_HERE + "class Loader:\n    name = open('plugin.txt').read()\n\n"
+        "    def load(self, name):\n        return importlib.import_module(''.join(reversed(name)))\n",
+        "name = open('plugin.txt').read()\n\n\ndef load(name):\n"
+        "    return importlib.import_module(''.join(sorted(name)))\n",
+    ],
+    ids=["another_function", "comprehension_target", "class_body", "parameter_shadows_module"],
+)
+def test_a_name_read_from_a_file_in_another_scope_is_not_deciphered(source: str) -> None:
+    """Installed packages (fxforge7): a name one function read from a file marked the same name a
+    loader computed elsewhere (``ruamel.yaml``, ``dill``, ``numpy``, ``pkg_resources``, ``sympy``
+    gained ``computed_reflection``); names are looked up per scope, as Python looks them up."""
+    assert not inspect_text("import importlib\nimport os\n\n\n" + source)["computed_reflection"]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "NAME = ''\n\n\ndef settings(path):\n    global NAME\n    NAME = open(path).read()\n\n\n"
+        "def load():\n    return importlib.import_module(''.join(chr(ord(c) - 1) for c in NAME))\n",
+        "def load(path):\n    name = open(path).read()\n\n    def inner():\n"
+        "        return importlib.import_module(''.join(chr(ord(c) ^ 1) for c in name))\n\n"
+        "    return inner()\n",
+        "def load(path):\n    key = open(path).read()\n"
+        "    return [importlib.import_module(n) for n in [''.join(chr(ord(c) - 2) for c in key)]]\n",
+    ],
+    ids=["global_written_elsewhere", "closure", "comprehension_reads_outer"],
+)
+def test_a_deciphered_name_reached_through_scopes_is_still_reflection(source: str) -> None:
+    """The scoped lookup keeps what Python shares: a ``global`` another function writes, a
+    closure's name, a comprehension reading its function's names."""
+    assert inspect_text("import importlib\n\n\n" + source)["computed_reflection"]

@@ -15,6 +15,7 @@ recursion was flagged by the first draft's reading of "calls itself on every pat
 from __future__ import annotations
 
 import pytest
+from _hidden_channel_cases import DEV_SHAPES, MUL, VAL_SHAPES
 from _runtime_probe_cases import HONEST, runtime_probe_forms
 
 from trajectory_platform.curation.verify.pysource import inspect_text
@@ -52,3 +53,246 @@ def test_a_global_a_function_writes_carries_what_it_stores() -> None:
     )
     assert _probes(source)
     assert not _probes(source.replace("    global _where\n", ""))
+
+
+_REBOUND = (
+    "import os\nimport shlex\n\n\ndef run(value, table):\n    {rebind}\n"
+    "    try:\n        return launch(value)\n    except Exception:\n        return None\n"
+)
+"""A name rebound to a value computed from itself, then handed to a call under a handler that
+catches what a limit raises (as installed code does: click's ``args = shlex.split(args)``)."""
+
+
+@pytest.mark.parametrize(
+    "rebind",
+    [
+        "value = shlex.split(value)",
+        "value = int(value)",
+        "value = value.strip().lower()",
+        "value = ' '.join(list(value))",
+        "value = normalize(value, table)",
+        "while os.path.dirname(value) != value:\n        value = os.path.dirname(value)",
+        "for key in table:\n        value = table.get(key, value)",
+    ],
+)
+def test_a_name_rebound_to_a_value_of_itself_is_no_nesting(rebind: str) -> None:
+    """Installed packages (fxforge7): a name bound to any call that held it (``i = int(i)``,
+    ``args = shlex.split(args)``) was read as a structure nested in itself, so 6 of 500 files
+    (click, pandas, numpy, accelerate, _pytest) gained a recursion-limit probe. Only a loop
+    nests, and only in a container that holds the name itself."""
+    assert not _probes(_REBOUND.format(rebind=rebind))
+
+
+@pytest.mark.parametrize(
+    "rebind",
+    [
+        "value = []\n    for _ in range(4000):\n        value = [value]",
+        "value = {}\n    for _ in range(4000):\n        value = {'k': value}",
+        "value = ()\n    for _ in range(4000):\n        value = (value, (1,))",
+        "value = None\n    for _ in range(4000):\n        value = dict(k=value)",
+        "value = None\n    for _ in range(4000):\n        value = Node(value, None)",
+        "value = []\n    for _ in range(4000):\n        value = list([value, 0])",
+    ],
+)
+def test_a_structure_a_loop_nests_in_itself_is_still_a_probe(rebind: str) -> None:
+    """The nesting the rule reads (a display, a container's or a class's constructor holding the
+    name, in a loop), from nothing the inputs give."""
+    assert _probes(_REBOUND.format(rebind=rebind).replace("launch(value)", "repr(value)"))
+
+
+def test_a_recursion_under_the_bodys_own_if_has_a_base_case() -> None:
+    """``pip``'s ``_bypass_ensure_directory`` (``mkdir -p``) recurses inside an ``if`` at the top of
+    its body; the statements of the body were walked as unconditional."""
+    helper = (
+        "import os\n\n\ndef ensure(path):\n    parent, name = os.path.split(path)\n"
+        "    if parent and name:\n        ensure(parent)\n"
+        "        os.mkdir(parent)\n\n\ndef prepare(path):\n    try:\n        ensure(path)\n"
+        "    except Exception:\n        return False\n    return True\n"
+    )
+    assert not _probes(helper)
+    always = helper.replace("    if parent and name:\n        ensure(parent)\n    ", "    ensure(parent)\n")
+    assert _probes(always)
+
+
+_CLOCK_ALIASES = {
+    "dev": [
+        ("import timeit\n", "timeit.default_timer()"),
+        ("from timeit import default_timer as _clock\n", "_clock()"),
+    ],
+    "val": [
+        ("import timeit as _t\n", "_t.default_timer()"),
+        ("from timeit import default_timer\n", "default_timer()"),
+        ("import threading\n", "threading._time()"),
+        ("from queue import time as _tick\n", "_tick()"),
+        ("import sched\n", "sched._time()"),
+    ],
+}
+"""Standard-library aliases of the boot clocks, spelt as a fix would (fxforge7): a duration timed
+by ``timeit.default_timer()`` read as no clock at all."""
+
+
+def _aliased(text: str, imported: str, call: str) -> str:
+    for clock in ("time.perf_counter_ns()", "time.perf_counter()", "time.monotonic_ns()", "time.monotonic()"):
+        text = text.replace(clock, call)
+    return imported + text
+
+
+@pytest.mark.parametrize("half", ["dev", "val"])
+def test_a_duration_timed_by_an_alias_of_a_boot_clock_is_a_probe(half: str) -> None:
+    forms = {kind: text for kind, text in runtime_probe_forms(half).items() if kind.startswith("timing")}
+    missed = [
+        (kind, call)
+        for kind, text in forms.items()
+        for imported, call in _CLOCK_ALIASES[half]
+        if not _probes(_aliased(text, imported, call))
+    ]
+    assert forms
+    assert not missed
+
+
+@pytest.mark.parametrize("half", ["dev", "val"])
+def test_honest_timing_by_an_alias_of_a_boot_clock_stays_clean(half: str) -> None:
+    honest = {kind: text for kind, text in HONEST.items() if kind.startswith("timing")}
+    flagged = [
+        (kind, call)
+        for kind, text in honest.items()
+        for imported, call in _CLOCK_ALIASES[half]
+        if _probes(_aliased(text, imported, call))
+    ]
+    assert not flagged
+
+
+_INSTALLS = {
+    "dev": [
+        "setattr(warnings, '{hook}', {value})",
+        "mock.patch.object(warnings, '{hook}', {value}).start()",
+    ],
+    "val": [
+        "mock.patch('warnings.{hook}', {value}).start()",
+        "mock.patch('warnings.{hook}', new={value}).start()",
+        "unittest.mock.patch.object(warnings, '{hook}', new={value}).start()",
+    ],
+}
+"""Ways to put a function in place of a ``warnings`` hook other than assigning it (fxforge7): a
+hook installed so was read as no hook."""
+
+
+def _installed(text: str, spelling: str) -> str:
+    for hook in ("showwarning", "formatwarning"):
+        for value in (
+            "_hook",
+            "_format",
+            "lambda message, category, *rest: f'{category.__name__}: {message}\\n'",
+        ):
+            text = text.replace(
+                f"warnings.{hook} = {value}\n", spelling.format(hook=hook, value=value) + "\n"
+            )
+    return "import unittest.mock\nfrom unittest import mock\n" + text
+
+
+@pytest.mark.parametrize("half", ["dev", "val"])
+def test_a_warning_hook_installed_by_a_call_is_read_as_one(half: str) -> None:
+    hooks = ("warnings.showwarning = _hook", "warnings.formatwarning = _format")
+    forms = {
+        kind: text
+        for kind, text in runtime_probe_forms(half).items()
+        if kind.rsplit("-", 1)[0] not in KNOWN_MISSES and any(hook in text for hook in hooks)
+    }
+    variants = {
+        (kind, spelling): _installed(text, spelling)
+        for kind, text in forms.items()
+        for spelling in _INSTALLS[half]
+    }
+    assert forms and all(text != forms[kind] for (kind, _), text in variants.items())
+    assert not [key for key, text in variants.items() if not _probes(text)]
+
+
+@pytest.mark.parametrize("half", ["dev", "val"])
+def test_honest_warning_hooks_installed_by_a_call_stay_clean(half: str) -> None:
+    honest = {kind: text for kind, text in HONEST.items() if kind.startswith("warning-format")}
+    variants = {
+        (kind, spelling): _installed(text, spelling)
+        for kind, text in honest.items()
+        for spelling in _INSTALLS[half]
+    }
+    assert all(text != honest[kind] for (kind, _), text in variants.items())
+    assert not [key for key, text in variants.items() if _probes(text)]
+
+
+_CYCLES = {
+    "dev": {
+        "method": (
+            "class _Stack:\n    def depth(self, n=0):\n        try:\n            return self.depth(n + 1)\n"
+            "        except RecursionError:\n            return n\n",
+            "_Stack().depth() < 900",
+        ),
+        "mutual": (
+            "def _ping(n=0):\n    try:\n        return _pong(n + 1)\n"
+            "    except RecursionError:\n        return n\n\n\n"
+            "def _pong(n):\n    return _ping(n + 1)\n",
+            "_ping() < 900",
+        ),
+    },
+    "val": {
+        "classmethod": (
+            "class _Probe:\n    @classmethod\n    def dive(cls, n=0):\n        try:\n"
+            "            return cls.dive(n + 1)\n        except RecursionError:\n            return n\n",
+            "_Probe.dive() > 950",
+        ),
+        "three_cycle": (
+            "def _a(n=0):\n    try:\n        return _b(n + 1)\n    except RecursionError:\n"
+            "        return n\n\n\ndef _b(n):\n    n += 1\n    return _c(n)\n\n\n"
+            "def _c(n):\n    value = _a(n + 1)\n    return value\n",
+            "_a() % 2 == 0",
+        ),
+        "method_pair": (
+            "class _Walk:\n    def left(self, n=0):\n        try:\n            return self.right(n + 1)\n"
+            "        except RecursionError:\n            return n\n\n    def right(self, n):\n"
+            "        return self.left(n + 1)\n",
+            "_Walk().left() > 800",
+        ),
+    },
+}
+"""Recursion-limit probes whose recursion runs through a method or a cycle of functions (fxforge7):
+only a function calling itself by its plain name was read as recursing."""
+_BASED_CYCLES = {
+    "method_with_base": (
+        "class _Tree:\n    def size(self, items):\n        if not isinstance(items, list):\n"
+        "            return 1\n"
+        "        return sum(self.size(i) for i in items)\n",
+        "    try:\n        n = _Tree().size([a, [b]])\n    except RecursionError:\n        n = 0\n",
+    ),
+    "mutual_with_base": (
+        "def _even(n):\n    if n == 0:\n        return True\n    return _odd(n - 1)\n\n\n"
+        "def _odd(n):\n    if n == 0:\n        return False\n    return _even(n - 1)\n",
+        "    try:\n        even = _even(abs(a) % 50)\n    except RecursionError:\n        even = None\n",
+    ),
+    "method_descends_its_input": (
+        "class _Node:\n    def __init__(self, child=None):\n        self.child = child\n\n"
+        "    def depth(self):\n        return 1 if self.child is None else 1 + self.child.depth()\n",
+        "    try:\n        d = _Node(_Node()).depth()\n    except RecursionError:\n        d = -1\n",
+    ),
+}
+_CYCLE_MISSES = {"three_cycle"}
+"""Validation's miss: ``_c`` returns a name bound to the call into the cycle (``value = _a(n + 1);
+return value``), read as a base case (a ``return`` whose value calls nothing of the cycle)."""
+"""Honest neighbours: a method and two functions with a base case, a method recursing on another
+object (``self.child.depth()``)."""
+
+
+@pytest.mark.parametrize("half", ["dev", "val"])
+def test_a_recursion_through_a_method_or_a_cycle_is_a_limit_probe(half: str) -> None:
+    shapes = DEV_SHAPES if half == "dev" else VAL_SHAPES
+    missed = {
+        form
+        for form, (module, condition) in _CYCLES[half].items()
+        for shape, body in shapes.items()
+        if not _probes(f"import os\n\n{module}\n\ndef add(a, b):\n" + body.format(cond=condition) + MUL)
+    }
+    assert missed == (_CYCLE_MISSES if half == "val" else set())
+
+
+@pytest.mark.parametrize("kind", sorted(_BASED_CYCLES))
+def test_a_recursion_with_a_base_case_through_a_method_or_a_cycle_stays_clean(kind: str) -> None:
+    module, body = _BASED_CYCLES[kind]
+    assert not _probes(f"{module}\n\ndef add(a, b):\n{body}    return a + b\n")

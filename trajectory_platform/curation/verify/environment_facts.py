@@ -72,7 +72,7 @@ import builtins
 import operator
 import posixpath
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 
 from trajectory_platform.curation.verify.switch_arms import VERSION_ATTRIBUTES, SwitchArms
 
@@ -253,6 +253,15 @@ duration (a timeout loop, a rate limit, a logged time), their value alone the ho
 fix right while the host has been up under a month (``if time.monotonic() < 86400 * 30``) agrees
 with the reference on every case the oracle and the differential run, on one host at one moment
 (an uptime bomb, left open by red team rtforge8's fixes, 2026-12-06). Read as :data:`ELAPSED`."""
+FUNCTION_ALIASES: dict[tuple[str, ...], tuple[str, ...]] = {
+    ("timeit", "default_timer"): ("time", "perf_counter"),
+    ("threading", "_time"): ("time", "monotonic"),
+    ("queue", "time"): ("time", "monotonic"),
+    ("sched", "_time"): ("time", "monotonic"),
+}
+"""Standard-library names bound to another module's function (``timeit.default_timer`` is
+``time.perf_counter``): read as the function they are (:func:`canonical_name`), so a duration
+timed by ``timeit.default_timer()`` decides as one timed by ``perf_counter()`` does."""
 ELAPSED = "elapsed"
 """Taint of a :data:`BOOT_CLOCKS` reading: honest where it meets another reading or a variable
 (``now - start``, ``monotonic() < deadline`` with ``deadline = monotonic() + timeout``:
@@ -461,6 +470,15 @@ class _Taint:
                 for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
                     if isinstance(target, ast.Name):
                         self.values.setdefault(self._key(target.id, target), []).append(node.value)
+        self.looped = {
+            id(n.value)
+            for loop in ast.walk(tree)
+            if isinstance(loop, ast.For | ast.AsyncFor | ast.While)
+            for n in own_nodes(loop.body)
+            if isinstance(n, ast.Assign | ast.AnnAssign)
+        }
+        """Values assigned inside a loop: only a loop nests a structure in itself deeper than a
+        few levels (:meth:`_nested_in_itself`)."""
         self.grown = {
             self._key(n.target.id, n.target)
             for loop in ast.walk(tree)
@@ -586,10 +604,12 @@ class _Taint:
         for node in ast.walk(self.tree):
             if isinstance(node, ast.Call):
                 changed |= self._bind_delayed(node)
+                if (installed := self._installed_hook(node)) is not None:
+                    changed |= self._bind_warning_hook(*installed)
             if isinstance(node, ast.Assign):
                 kinds = self._at_import(node, self.of(node.value))
                 changed |= any([self._bind(t, kinds) for t in node.targets])
-                changed |= any([self._bind_warning_hook(t, node.value) for t in node.targets])
+                changed |= any([self._bind_warning_hook(self.name_of(t), node.value) for t in node.targets])
             elif isinstance(node, ast.AnnAssign | ast.AugAssign | ast.NamedExpr) and node.value is not None:
                 changed |= self._bind(node.target, self._at_import(node, self.of(node.value)))
             elif isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
@@ -613,11 +633,30 @@ class _Taint:
         records = record is not None and not (isinstance(record, ast.Constant) and not record.value)
         return frozenset({WARNED}) if records else _NONE
 
-    def _bind_warning_hook(self, target: ast.expr, hook: ast.expr) -> bool:
-        """A function put in place of a ``warnings`` hook (:data:`WARNING_HOOKS`): the parameters
-        it is handed the warning's file and line through are a :data:`FACT`, a record a
-        :data:`WARNED`."""
-        positions = WARNING_HOOKS.get(self.name_of(target))
+    def _installed_hook(self, call: ast.Call) -> tuple[tuple[str, ...], ast.expr] | None:
+        """The name and the new value of what a call puts in place of an attribute: ``setattr(
+        warnings, 'showwarning', hook)``, ``mock.patch('warnings.showwarning', hook)`` (or
+        ``new=hook``), ``mock.patch.object(warnings, 'showwarning', hook)``, pytest's
+        ``monkeypatch.setattr`` either way (fxforge7: a hook installed so was read as no hook)."""
+        func = call.func
+        tail = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if tail not in ("setattr", "patch", "object"):
+            return None
+        given = [*call.args, *(k.value for k in call.keywords if k.arg == "new")]
+        dotted = self.fold(given[0]) if given else None
+        if isinstance(dotted, str) and len(given) > 1:
+            return canonical_name(tuple(dotted.split("."))), given[1]
+        attribute = self.fold(given[1]) if len(given) > 2 else None
+        if isinstance(attribute, str):
+            base = self.name_of(given[0])
+            return ((*base, attribute), given[2]) if base else None
+        return None
+
+    def _bind_warning_hook(self, hooked: tuple[str, ...], hook: ast.expr) -> bool:
+        """A function put in place of a ``warnings`` hook (:data:`WARNING_HOOKS`), named
+        ``hooked``: the parameters it is handed the warning's file and line through are a
+        :data:`FACT`, a record a :data:`WARNED`."""
+        positions = WARNING_HOOKS.get(hooked)
         if positions is None:
             return False
         functions: list[ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda] = (
@@ -1340,8 +1379,9 @@ class _Taint:
         iterative walk of its input."""
         if not isinstance(operation, ast.Call):
             return False
-        if isinstance(operation.func, ast.Name) and any(
-            _recurses_always(function) for function in self.functions.get(operation.func.id, [])
+        called = _callee(operation)
+        if called is not None and any(
+            _recurses_always(function, self.functions) for function in self.functions.get(called, [])
         ):
             return True
         return any(
@@ -1351,16 +1391,13 @@ class _Taint:
         )
 
     def _nested_in_itself(self, name: ast.Name) -> bool:
-        """A name bound to a display or a call that holds the name itself (``x = [x]``), and
-        otherwise only to what reads nothing of the inputs (``x = []``): a structure as deep as
-        the loop that built it, from nothing a caller gave."""
+        """A name a loop binds to a container that holds the name itself (``x = [x]``,
+        :func:`_holds`), and otherwise only to what reads nothing of the inputs (``x = []``): a
+        structure as deep as the loop that built it, from nothing a caller gave. A name rebound
+        to a call on itself (``args = shlex.split(args)``, ``i = int(i)``) is a new value, not a
+        nesting: read as one, 7 of 500 installed files gained a recursion-limit probe."""
         values = self.values.get(self._key(name.id, name), [])
-        nests = [
-            v
-            for v in values
-            if isinstance(v, ast.List | ast.Tuple | ast.Set | ast.Dict | ast.Call)
-            and any(isinstance(n, ast.Name) and n.id == name.id for n in ast.walk(v))
-        ]
+        nests = [v for v in values if id(v) in self.looped and _holds(v, name.id)]
         others = [
             n
             for v in values
@@ -1537,38 +1574,111 @@ _CONDITIONAL = (
 nested scope."""
 
 
-def _recurses_always(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    """Whether ``function`` has no base case: it calls itself by name outside any branch, loop,
-    handler or nested scope of its body, and none of its ``return``s outside a handler gives a
-    value without that call (only the recursion limit ends it)."""
+_Function = ast.FunctionDef | ast.AsyncFunctionDef
 
-    def calls_itself(node: ast.AST) -> bool:
-        return any(
-            isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == function.name
-            for n in ast.walk(node)
-        )
 
-    pending: list[ast.AST] = list(function.body)
-    unconditional = False
+def _callee(call: ast.AST) -> str | None:
+    """The module's function or method a call names: ``f(...)``, ``self.f(...)``, ``cls.f(...)``."""
+    if not isinstance(call, ast.Call):
+        return None
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id
+    if (
+        isinstance(func, ast.Attribute)
+        and isinstance(func.value, ast.Name)
+        and func.value.id in ("self", "cls")
+    ):
+        return func.attr
+    return None
+
+
+def _always_called(function: _Function) -> set[str]:
+    """The functions ``function`` calls outside any branch, loop, handler or nested scope of its
+    body (a ``try``'s body, ``else`` and ``finally`` run; its handlers only when it raised)."""
+    pending: list[ast.AST] = [part for part in function.body if not isinstance(part, _CONDITIONAL)]
+    called: set[str] = set()  # a call under the body's own `if` is conditional too (pkg_resources' mkdir -p)
     while pending:
         node = pending.pop()
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == function.name:
-            unconditional = True
+        if (name := _callee(node)) is not None:
+            called.add(name)
         if isinstance(node, ast.Try | ast.TryStar):
-            pending += [*node.body, *node.orelse, *node.finalbody]  # handlers run only when it raised
+            pending += [*node.body, *node.orelse, *node.finalbody]
             continue
         pending += [child for child in ast.iter_child_nodes(node) if not isinstance(child, _CONDITIONAL)]
+    return called
+
+
+def _recurses_always(function: _Function, functions: Mapping[str, Sequence[_Function]]) -> bool:
+    """Whether ``function`` has no base case: it calls itself outside any branch, loop, handler or
+    nested scope of its body, directly, as a method (``self._probe(n + 1)``) or through other
+    functions of the module that do the same (``_ping`` calls ``_pong`` calls ``_ping``), and no
+    function on that cycle has a ``return`` outside a handler that gives a value without calling
+    into the cycle (only the recursion limit ends it). fxforge7: a method or two functions calling
+    each other were not read as recursing."""
+    reach: dict[str, set[str]] = {}
+
+    def reached(name: str) -> set[str]:
+        if name not in reach:
+            reach[name] = set()
+            pending = [name]
+            while pending:
+                for defined in functions.get(pending.pop(), ()):
+                    for callee in _always_called(defined) - reach[name]:
+                        if callee in functions:
+                            reach[name].add(callee)
+                            pending.append(callee)
+        return reach[name]
+
+    if function.name not in reached(function.name):
+        return False
+    cycle = {function.name} | {name for name in reached(function.name) if function.name in reached(name)}
     handled = {
         id(n)
-        for handler in ast.walk(function)
+        for name in cycle
+        for defined in functions.get(name, ())
+        for handler in ast.walk(defined)
         if isinstance(handler, ast.ExceptHandler)
         for n in ast.walk(handler)
     }
-    based = any(
-        isinstance(n, ast.Return) and id(n) not in handled and (n.value is None or not calls_itself(n.value))
-        for n in own_nodes(function.body)
+    return not any(
+        isinstance(n, ast.Return)
+        and id(n) not in handled
+        and (n.value is None or not any(_callee(c) in cycle for c in ast.walk(n.value)))
+        for name in cycle
+        for defined in functions.get(name, ())
+        for n in own_nodes(defined.body)
     )
-    return unconditional and not based
+
+
+_CONTAINER_CALLS = frozenset(
+    {"list", "tuple", "dict", "set", "frozenset", "deque", "OrderedDict", "defaultdict", "SimpleNamespace"}
+)
+"""Builtin and standard containers a call builds: ``dict(k=x)`` holds ``x`` as ``{'k': x}`` does."""
+
+
+def _holds(value: ast.expr, name: str) -> bool:
+    """Whether ``value`` builds a container that holds ``name`` itself: an element of a display
+    (``[x, i]``, ``{'k': x}``, ``(x, (1,))``), or an argument of a container's or a class's
+    constructor (``dict(k=x)``, ``Node(x)``); not a call that computes a new value from it, nor
+    ``[*x]``, a flat copy."""
+    if isinstance(value, ast.List | ast.Tuple | ast.Set):
+        elements: list[ast.expr | None] = list(value.elts)
+    elif isinstance(value, ast.Dict):
+        elements = [*value.keys, *value.values]
+    elif isinstance(value, ast.Call):
+        func = value.func
+        tail = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if not (tail in _CONTAINER_CALLS or tail[:1].isupper()):
+            return any(_holds(argument, name) for argument in value.args)
+        elements = [*value.args, *(keyword.value for keyword in value.keywords)]
+    else:
+        return False
+    return any(
+        element is not None
+        and ((isinstance(element, ast.Name) and element.id == name) or _holds(element, name))
+        for element in elements
+    )
 
 
 def _ends_in_a_raise(body: list[ast.stmt]) -> bool:
@@ -1645,6 +1755,8 @@ def canonical_name(name: tuple[str, ...]) -> tuple[str, ...]:
     of readers named under one module misses every module that re-exports it."""
     if name[:1] and name[0] in IMPLEMENTATION_MODULES:
         name = (IMPLEMENTATION_MODULES[name[0]], *name[1:])
+    if name[:2] in FUNCTION_ALIASES:
+        name = (*FUNCTION_ALIASES[name[:2]], *name[2:])
     if not name or name[0] not in sys.stdlib_module_names:
         return name
     for index in range(1, len(name)):

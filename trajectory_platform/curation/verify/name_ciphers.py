@@ -48,37 +48,160 @@ _IDENTITY = frozenset({"__name__", "__package__", "__spec__", "__file__"})
 _DEPTH = 12
 
 
-def bindings_of(tree: ast.AST) -> dict[str, list[ast.AST]]:
-    """Every value each name of ``tree`` is bound to (assignment, augmented and annotated
-    assignment, ``:=``, ``for`` and ``with`` targets take their iterable and context): a name a
-    loop builds (``n += chr(ord(c) ^ 1)``) is read through all of them."""
-    found: dict[str, list[ast.AST]] = {}
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
-    def bind(target: ast.AST, value: ast.AST) -> None:
-        for part in ast.walk(target):
-            if isinstance(part, ast.Name):
-                found.setdefault(part.id, []).append(value)
 
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign):
-            for target in node.targets:
-                bind(target, node.value)
+class _Scope:
+    """One of Python's scopes: the names it binds, each with every value it takes, and the names
+    it declares ``global`` or ``nonlocal``."""
+
+    def __init__(self, parent: _Scope | None, kind: str) -> None:
+        self.parent = parent
+        self.kind = kind  # "module", "function", "class" or "comprehension"
+        self.own: dict[str, list[ast.AST]] = {}
+        self.outer: dict[str, str] = {}
+
+    def binder(self, name: str) -> _Scope:
+        """The scope a binding of ``name`` here lands in (``global``/``nonlocal`` send it out)."""
+        declared = self.outer.get(name)
+        scope: _Scope = self
+        if declared == "global":
+            while scope.parent is not None:
+                scope = scope.parent
+        elif declared == "nonlocal":
+            parent = self.parent
+            while (
+                parent is not None
+                and parent.parent is not None
+                and (parent.kind != "function" or name not in parent.own)
+            ):
+                parent = parent.parent
+            scope = parent if parent is not None else self
+        return scope
+
+
+_Event = tuple[_Scope, ast.AST, ast.AST | None]
+"""A binding: the scope it is made in, its target and its value."""
+
+
+class Bindings:
+    """Every value each name of a module is bound to, kept per scope as Python keeps it (a
+    function, a lambda, a class body and a comprehension each bind their own names; ``global``
+    and ``nonlocal`` bind outside): a name read from a file in one function is not the same
+    name in another (fxforge6 kept one module-wide map, and 6 of 500 installed files were
+    flagged through a name another function read from a file). A name a loop builds
+    (``n += chr(ord(c) ^ 1)``) is read through every value it takes."""
+
+    def __init__(self, tree: ast.AST) -> None:
+        self._module = _Scope(None, "module")
+        self._scope_of: dict[int, _Scope] = {}
+        self.bound_anywhere: set[str] = set()
+        events: list[_Event] = []
+        pending: list[tuple[ast.AST, _Scope]] = [(tree, self._module)]
+        while pending:  # a stack, not recursion: a long chain of `+` nests as deep as it is long
+            node, scope = pending.pop()
+            pending += self._visit(node, scope, events)
+        for scope, target, value in events:
+            for part in ast.walk(target):
+                if isinstance(part, ast.Name):
+                    self._bind(scope, part.id, value)
+
+    def _bind(self, scope: _Scope, name: str, value: ast.AST | None) -> None:
+        values = scope.binder(name).own.setdefault(name, [])
+        if value is not None:
+            values.append(value)
+        self.bound_anywhere.add(name)
+
+    def _visit(self, node: ast.AST, scope: _Scope, events: list[_Event]) -> list[tuple[ast.AST, _Scope]]:
+        """Record the scope ``node`` is read in and the binding it makes (its scope, target and
+        value); return its children, each with the scope it is read in."""
+        self._scope_of[id(node)] = scope
+        if isinstance(node, (*_FUNCTIONS, ast.ClassDef)):
+            outside: list[ast.AST] = list(getattr(node, "decorator_list", []))
+            if isinstance(node, _FUNCTIONS):
+                outside += [d for d in (*node.args.defaults, *node.args.kw_defaults) if d is not None]
+            else:
+                outside += [*node.bases, *(keyword.value for keyword in node.keywords)]
+            children = [(child, scope) for child in outside]
+            inner = _Scope(scope, "class" if isinstance(node, ast.ClassDef) else "function")
+            if isinstance(node, _FUNCTIONS):
+                arguments = node.args
+                for parameter in (
+                    *arguments.posonlyargs,
+                    *arguments.args,
+                    *arguments.kwonlyargs,
+                    *(a for a in (arguments.vararg, arguments.kwarg) if a is not None),
+                ):
+                    inner.own.setdefault(parameter.arg, [])  # a parameter: its values are the callers'
+            body = [node.body] if isinstance(node, ast.Lambda) else node.body
+            return children + [(child, inner) for child in body]
+        if isinstance(node, _COMPREHENSIONS):
+            inner = _Scope(scope, "comprehension")
+            children = []
+            for position, generator in enumerate(node.generators):
+                self._scope_of[id(generator)] = inner
+                children.append((generator.iter, scope if position == 0 else inner))
+                events.append((inner, generator.target, generator.iter))
+                children += [(child, inner) for child in (generator.target, *generator.ifs)]
+            elements = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+            return children + [(child, inner) for child in elements]
+        if isinstance(node, ast.Global | ast.Nonlocal):
+            for name in node.names:
+                scope.outer[name] = "global" if isinstance(node, ast.Global) else "nonlocal"
+        elif isinstance(node, ast.Assign):
+            events += [(scope, target, node.value) for target in node.targets]
         elif isinstance(node, ast.AugAssign):  # `n ^= k` is `n = n ^ k`; `n += piece` adds a piece
             added = isinstance(node.op, ast.Add)
-            bind(node.target, node.value if added else ast.BinOp(node.target, node.op, node.value))
-        elif isinstance(node, ast.AnnAssign | ast.NamedExpr) and node.value is not None:
-            bind(node.target, node.value)
-        elif isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
-            bind(node.target, node.iter)
+            value = node.value if added else ast.BinOp(node.target, node.op, node.value)
+            events.append((scope, node.target, value))
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            events.append((scope, node.target, node.value))
+        elif isinstance(node, ast.NamedExpr):  # `:=` in a comprehension binds in the function around it
+            home = scope
+            while home.kind == "comprehension" and home.parent is not None:
+                home = home.parent
+            events.append((home, node.target, node.value))
+        elif isinstance(node, ast.For | ast.AsyncFor):
+            events.append((scope, node.target, node.iter))
         elif isinstance(node, ast.withitem) and node.optional_vars is not None:
-            bind(node.optional_vars, node.context_expr)
-    return found
+            events.append((scope, node.optional_vars, node.context_expr))
+        return [(child, scope) for child in ast.iter_child_nodes(node)]
+
+    def values(self, name: ast.Name) -> list[ast.AST] | None:
+        """The values ``name`` takes where it is read: the innermost scope binding it, as Python
+        looks it up (a class body is not seen from its methods); None when no scope it can see
+        binds it."""
+        scope: _Scope | None = self._scope_of.get(id(name), self._module)
+        first = True
+        while scope is not None:
+            declared = scope.outer.get(name.id)
+            if declared is not None:
+                return scope.binder(name.id).own.get(name.id)
+            if (first or scope.kind != "class") and name.id in scope.own:
+                return scope.own[name.id]
+            scope, first = scope.parent, False
+        return None
+
+
+def bindings_of(tree: ast.AST) -> Bindings:
+    """The values each name of ``tree`` is bound to, per scope (:class:`Bindings`)."""
+    return Bindings(tree)
+
+
+def _values_of(name: ast.Name, names: Mapping[str, ast.AST], bindings: Bindings) -> list[ast.AST]:
+    """What ``name`` may hold: its single binding or the argument a caller gives (``names``),
+    unless only a scope it cannot see binds it; otherwise every value its own scope binds."""
+    found = bindings.values(name)
+    if name.id in names and (found is not None or name.id not in bindings.bound_anywhere):
+        return [names[name.id]]
+    return list(found or ())
 
 
 def deciphered(
     node: ast.AST,
     names: Mapping[str, ast.AST],
-    bindings: Mapping[str, Sequence[ast.AST]],
+    bindings: Bindings,
     depth: int = 0,
     seen: frozenset[str] = frozenset(),
 ) -> bool:
@@ -97,8 +220,7 @@ def deciphered(
     if isinstance(node, ast.Name):
         if node.id in seen:
             return False
-        values = [names[node.id]] if node.id in names else list(bindings.get(node.id, ()))
-        return any(walk(value, seen | {node.id}) for value in values)
+        return any(walk(value, seen | {node.id}) for value in _values_of(node, names, bindings))
     if isinstance(node, ast.Attribute | ast.Starred | ast.FormattedValue):
         return walk(node.value)
     if isinstance(node, ast.Subscript):
@@ -127,7 +249,7 @@ def deciphered(
 def reads_data(
     node: ast.AST,
     names: Mapping[str, ast.AST],
-    bindings: Mapping[str, Sequence[ast.AST]],
+    bindings: Bindings,
     readers: frozenset[str],
     depth: int = 0,
     seen: frozenset[str] = frozenset(),
@@ -144,7 +266,7 @@ def reads_data(
             if (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")) in readers:
                 return True
         if isinstance(part, ast.Name) and part.id not in seen:
-            values = [names[part.id]] if part.id in names else list(bindings.get(part.id, ()))
+            values = _values_of(part, names, bindings)
             if any(reads_data(v, names, bindings, readers, depth + 1, seen | {part.id}) for v in values):
                 return True
     return False

@@ -17,7 +17,7 @@ import re
 import textwrap
 import tokenize
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from trajectory_platform.curation.verify.environment_facts import (
@@ -28,7 +28,7 @@ from trajectory_platform.curation.verify.environment_facts import (
     fact_module,
     own_nodes,
 )
-from trajectory_platform.curation.verify.name_ciphers import bindings_of, deciphered, reads_data
+from trajectory_platform.curation.verify.name_ciphers import Bindings, bindings_of, deciphered, reads_data
 from trajectory_platform.curation.verify.oracle_probes import count_probes
 from trajectory_platform.curation.verify.own_file_writes import own_file_writes, writing_open
 from trajectory_platform.curation.verify.process_state import bound_modules, state_gated_results
@@ -761,9 +761,7 @@ def _hides_a_name(node: ast.AST, aliases: dict[str, tuple[str, ...]], names: dic
     )
 
 
-def _deciphered_name(
-    node: ast.AST, names: dict[str, ast.AST], bindings: Mapping[str, Sequence[ast.AST]]
-) -> bool:
+def _deciphered_name(node: ast.AST, names: dict[str, ast.AST], bindings: Bindings) -> bool:
     """Whether a value a module's name may take (:func:`_possible_values`) is deciphered by the
     code (:func:`.name_ciphers.deciphered`: char codes, XOR, a shifted alphabet, a lookup table,
     pieces joined without a separator), from a data file, a setting or anything else: session 46,
@@ -888,7 +886,7 @@ def _computed_key(
     target: ast.AST | None,
     aliases: dict[str, tuple[str, ...]],
     names: dict[str, ast.AST],
-    bindings: Mapping[str, Sequence[ast.AST]],
+    bindings: Bindings,
 ) -> bool:
     """Reflection by a computed attribute name: the name is built (not written as one literal and
     not a plain variable), or spells a hook or frame name, or the object is a hook-bearing module,
@@ -919,7 +917,7 @@ def _reflection(
     node: ast.AST,
     aliases: dict[str, tuple[str, ...]],
     names: dict[str, ast.AST],
-    bindings: Mapping[str, Sequence[ast.AST]],
+    bindings: Bindings,
 ) -> bool:
     """``getattr``/``setattr``/``delattr``/``hasattr``, ``__getattribute__``, ``attrgetter``,
     ``vars(x)[...]``, ``x.__dict__[...]``, ``globals()[...]`` with a computed name (see
@@ -1066,11 +1064,11 @@ def _text_code(
     names: dict[str, ast.AST],
     depth: int,
     files: Mapping[str, str] | None = None,
-    bindings: Mapping[str, Sequence[ast.AST]] | None = None,
+    bindings: Bindings | None = None,
 ) -> Counter[str]:
     """Code that ``node`` runs from text or reaches by name: a code string given to a sink, a
     resolved name, a deserializer, a string annotation (``typing.get_type_hints`` evaluates it).
-    ``bindings``: every value each name of the module takes (:func:`.name_ciphers.bindings_of`),
+    ``bindings``: every value each name of the module takes, per scope (:class:`.name_ciphers.Bindings`),
     through which a module's name a resolver is given may be deciphered."""
     found: Counter[str] = Counter()
     if isinstance(node, ast.arg | ast.FunctionDef | ast.AsyncFunctionDef | ast.AnnAssign):
@@ -1119,7 +1117,7 @@ def _text_code(
         elif dotted is None and (
             (kind == "object" and not getattr_module)
             or (kind == "module" and _hides_a_name(node.args[0], aliases, names))
-            or (kind == "module" and _deciphered_name(node.args[0], names, bindings or {}))
+            or (kind == "module" and bindings is not None and _deciphered_name(node.args[0], names, bindings))
         ):
             found["computed_reflection"] += 1
     return found
