@@ -16,7 +16,7 @@ The inputs are built once by this process and written to a temporary folder; eac
 a fresh process with its checkout first on ``PYTHONPATH`` (cold caches alike), baseline and branch
 alternating ``--pairs`` times. CPU is the worker's process time over the workload alone.
 
-Usage: ``.venv/bin/python benchmarks/redact_speed.py --baseline /work/main [--workloads gym,canary,real]
+Usage: ``.venv/bin/python benchmarks/redact_speed.py --baseline ../base [--workloads gym,canary,real]
 [--pairs 2] [--episodes 40] [--seeds 4]``; the last stdout line is a JSON object with each
 workload's CPU seconds per arm, the baseline / branch ratio per pair and whether every digest agreed.
 Exits 1 when any digest differs.
