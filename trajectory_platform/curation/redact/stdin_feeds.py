@@ -58,14 +58,16 @@ _USER_PREFIX = re.compile(r"[\w.@-]{1,32}:")
 def find_fed_passwords(text: str, shaped: Callable[[str], bool]) -> Iterator[Finding]:
     """Every literal password a pipeline or a here-string feeds to a :data:`READS_STDIN` command;
     ``shaped`` says whether a piece is a password's shape (:func:`.positional.credential_shaped`)."""
-    if "|" not in text and "<<<" not in text:
-        return
-    for match in _PIPELINE.finditer(text):
+    # Each pattern runs only where the text holds what it needs (a pipe after echo or printf; a
+    # here-string): a command's name is sought from every word on, a cost of every line's length
+    # squared that canary-sized texts without either paid for nothing.
+    pipelines = "|" in text and ("echo" in text or "printf" in text)
+    for match in _PIPELINE.finditer(text) if pipelines else ():
         chpasswd = match.group("sink").startswith("chpasswd")
         decoded = bool(re.search(_DECODE, match.group("stages")))
         for start, end in _producer_literals(match.group("producer"), match.start("producer")):
             yield from _literal(text, start, end, chpasswd, decoded, shaped)
-    for match in _HERE_STRING.finditer(text):
+    for match in _HERE_STRING.finditer(text) if "<<<" in text else ():
         chpasswd = match.group("sink").startswith("chpasswd")
         start, end = _unquoted(match.group("word"), match.start("word"))
         yield from _literal(text, start, end, chpasswd, False, shaped)
