@@ -8,14 +8,12 @@ placeholder's ``xxd`` rows were replaced before this rule too: not covered here)
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
+from tests.curation._labelled_word_cases import labelled_word_cases
 from trajectory_platform.curation.redact.engine import redact_text
 
 SALT = b"column-views-salt"
-WORDS = ["harbor", "falcon", "winter", "copper", "meadow", "rocket", "silver", "lantern", "orchid", "maple"]
 
 
 def _ansi_cell(v: str) -> str:
@@ -58,24 +56,15 @@ CONTROLS = [
 ]
 
 
-def _cases(table: dict, names: list[str]) -> list:
-    cases = []
-    for carrier, make in sorted(table.items()):
-        for name in names:
-            g = random.Random(f"{carrier}{name}")
-            value = (
-                g.choice(WORDS).capitalize() + g.choice(WORDS) + str(g.randint(10, 999)) + g.choice("!@#%")
-            )
-            cases.append(pytest.param(make(name, value), value, id=f"{carrier}-{name}"))
-    return cases
-
-
 def _readable(text: str, value: str) -> bool:
     plain = text.replace("\x1b[0m\x1b[33m", "").replace("\x1b[1;32m", "")
     return value in plain or value[:6] in text or value.encode().hex()[:12] in text.replace(" ", "")
 
 
-@pytest.mark.parametrize(("text", "value"), _cases(DEVELOPMENT, DEV_NAMES) + _cases(VALIDATION, VAL_NAMES))
+@pytest.mark.parametrize(
+    ("text", "value"),
+    labelled_word_cases(DEVELOPMENT, DEV_NAMES) + labelled_word_cases(VALIDATION, VAL_NAMES),
+)
 def test_a_column_value_seen_through_a_view_is_replaced(text: str, value: str) -> None:
     assert not _readable(redact_text(text, SALT)[0], value)
 

@@ -14,10 +14,10 @@ import urllib.parse
 
 import pytest
 
+from tests.curation._labelled_word_cases import WORDS
 from trajectory_platform.curation.redact.engine import redact_text
 
 SALT = b"cookie-salt"
-WORDS = ["harbor", "falcon", "winter", "copper", "meadow", "rocket", "silver", "lantern", "orchid", "maple"]
 
 DEVELOPMENT = {
     "curl_v_cookie": lambda n, v: f"> GET / HTTP/1.1\n> Cookie: theme=dark; {n}={v}; lang=en\n>",

@@ -8,14 +8,12 @@ with ``password``, a sensitive value the plan hides."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
+from tests.curation._labelled_word_cases import labelled_word_cases
 from trajectory_platform.curation.redact.engine import redact_text
 
 SALT = b"hcl-salt"
-WORDS = ["harbor", "falcon", "winter", "copper", "meadow", "rocket", "silver", "lantern", "orchid", "maple"]
 
 DEVELOPMENT = {
     "plan_ssm_created": lambda n, v: (
@@ -41,19 +39,10 @@ CONTROLS = [
 ]
 
 
-def _cases(table: dict, names: list[str]) -> list:
-    cases = []
-    for carrier, make in sorted(table.items()):
-        for name in names:
-            g = random.Random(f"{carrier}{name}")
-            value = (
-                g.choice(WORDS).capitalize() + g.choice(WORDS) + str(g.randint(10, 999)) + g.choice("!@#%")
-            )
-            cases.append(pytest.param(make(name, value), value, id=f"{carrier}-{name}"))
-    return cases
-
-
-@pytest.mark.parametrize(("text", "value"), _cases(DEVELOPMENT, DEV_NAMES) + _cases(VALIDATION, VAL_NAMES))
+@pytest.mark.parametrize(
+    ("text", "value"),
+    labelled_word_cases(DEVELOPMENT, DEV_NAMES) + labelled_word_cases(VALIDATION, VAL_NAMES),
+)
 def test_a_value_named_by_its_blocks_name_is_replaced(text: str, value: str) -> None:
     assert value not in redact_text(text, SALT)[0]
 
