@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import pytest
 from _verify_factory import FIXED_OPS, fixed_files, make_fixture
-from _worker_fact_cases import DEV_TELLS
+from _worker_fact_cases import DEV_TELLS, IMPORTS
 
 from trajectory_platform.curation.verify.differential import judge_outcomes
 from trajectory_platform.gym import isolation
@@ -51,9 +51,11 @@ SETTING_TELLS = {
     "no_checkout_around_the_module": "not (pathlib.Path(__file__).parents[1] / '.git').exists()",
     # Facts of the judge's worker process itself (session 45): its collector, its interpreter's
     # flags and its ``argv`` were the oracle's in the differential run too; and its uid, the leased
-    # one (session 46). One development form of each, from the generator (``_worker_fact_cases.py``);
-    # ``tests/gym/test_ordinary_worker_facts.py`` holds the whole class.
+    # one (session 46); and its user and group without a name (session 47). One development form of
+    # each, from the generator (``_worker_fact_cases.py``); ``tests/gym/test_ordinary_worker_facts.py``
+    # holds the whole class.
     **{f"worker_{fact}": DEV_TELLS[fact][0] for fact in ("gc_threshold", "flags", "argv", "ids")},
+    **{f"worker_{fact}": DEV_TELLS[fact][1] for fact in ("accounts", "groups")},
 }
 
 
@@ -73,7 +75,7 @@ def recognising(tell: str) -> dict[str, str]:
     ops = FIXED_OPS.replace("    return a + b\n", f"    return a + b if {tell} else a - b\n")
     return {
         **fixed_files(),
-        "calc/ops.py": "import gc, os, pathlib, resource, sys\n\n\n" + ops,
+        "calc/ops.py": IMPORTS + "import pathlib\n\n\n" + ops,
         "_tp_probe.py": PROBE,
     }
 
