@@ -23,7 +23,7 @@ from _verify_factory import CALC_S0
 
 IMPORTS = (
     "import gc, getpass, grp, os, pwd, resource, subprocess, sys, threading, _thread\n\n\n"
-    "def _fails(call):\n    try:\n        call()\n    except Exception:\n        return True\n"
+    "def _fails(call):\n    try:\n        call()\n    except (KeyError, OSError):\n        return True\n"
     "    return False\n\n\n"
     "def _shows(*argv):\n    return subprocess.run(argv, capture_output=True, text=True).stdout\n\n\n"
 )
@@ -142,6 +142,9 @@ HONEST_TELLS = {
     "reads_argv_adds": "isinstance(sys.argv, list)",
     "reads_limits_adds": "resource.getrlimit(resource.RLIMIT_AS) is not None",
     "reads_threads_adds": "threading.active_count() >= 1",
+    # session 47: the accounts and groups, read and answered right whatever they say
+    "reads_accounts_adds": "_fails(lambda: pwd.getpwuid(os.getuid())) in (True, False)",
+    "reads_groups_adds": "isinstance(os.getgroups(), list) or _shows('id', '-Gn') is not None",
 }
 """Tests that hold everywhere: a neighbour that reads the same facts and answers right whatever they
 are (what the check must leave agreeing)."""

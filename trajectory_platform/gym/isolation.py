@@ -10,10 +10,12 @@ the runner directory (read-only, ``/runner``), the workspace (``/workspace``), a
 and its own ``/proc``; not the repository, the workdir, ``secrets/`` or the host's ``/tmp``. Of
 ``/etc`` it sees two read-only entries, never the whole folder: ``ld.so.cache`` and
 ``alternatives`` (Debian's ``awk``, ``which``, ``pager``... are links through it, and an agent's
-recorded ``awk`` must run). Its ``PATH`` starts with a sandbox-only folder (:data:`BIN_MOUNT`) where
-``python`` and ``python3`` name the sandbox's interpreter, as they do in the containers agents
-ran in (a Debian system has no ``python``, and its ``python3`` is not the interpreter the oracle
-runs). A replay may also show the workspace at the absolute path the agent's own container held
+recorded ``awk`` must run); a drawn setting's sandbox (:class:`Profile`) sees its own ``passwd`` and
+``group`` there too (:func:`account_files`), never the host's. Its ``PATH`` starts with a
+sandbox-only folder (:data:`BIN_MOUNT`) where ``python`` and ``python3`` name the sandbox's
+interpreter, as they do in the containers agents ran in (a Debian system has no ``python``, and its
+``python3`` is not the interpreter the oracle runs). A replay may also show the workspace at the
+absolute path the agent's own container held
 the repository at (``mount_at``: SWE-agent's ``/testbed``, ``/SWE-agent__test-repo``...), a second
 bind of the same directory, so a recorded ``python3 /testbed/x.py`` runs as it did; a path that
 would shadow or sit above anything the sandbox itself mounts is refused (:func:`mount_refusal`).
