@@ -10,15 +10,25 @@ share no spelling. Facts (at least two spellings in each half): the collector's 
 callbacks, the interpreter's flags, ``argv``, ``__main__``, the limits, the thread count, the
 working folder and the environment, the user and process ids; and (session 46: the four facts the
 first round left shared) more spellings of the ids, the process ids, the sandbox's process and
-file-size limits and the final answer's variable.
+file-size limits and the final answer's variable; and (session 47) the accounts (no ``/etc/passwd``
+or ``/etc/group`` in the sandbox: the user and group have no name) and what the user namespace of a
+drawn setting shows through ``/proc`` (its id maps, ``setgroups``, its own inode): a tell only the
+differential's worker shows is read *or*-ed with one of the oracle's (``os.getuid() >= 60000 or
+...``), right in both runs and wrong in a plain one.
 """
 
 from __future__ import annotations
 
 from _verify_factory import CALC_S0
 
-IMPORTS = "import gc, os, resource, sys, threading, _thread\n\n\n"
-"""What every form imports (the honest neighbours too): the modules the tells read."""
+IMPORTS = (
+    "import gc, getpass, grp, os, pwd, resource, subprocess, sys, threading, _thread\n\n\n"
+    "def _fails(call):\n    try:\n        call()\n    except (KeyError, OSError):\n        return True\n"
+    "    return False\n\n\n"
+    "def _shows(*argv):\n    return subprocess.run(argv, capture_output=True, text=True).stdout\n\n\n"
+)
+"""What every form imports (the honest neighbours too): the modules the tells read, whether a call
+raises, and what a program prints (``/proc`` opened by the worker itself ends it; by ``cat``, not)."""
 
 DEV_TELLS = {
     "gc_threshold": ("gc.get_threshold()[0] > 5000", "gc.get_threshold() != (700, 10, 10)"),
@@ -52,6 +62,22 @@ DEV_TELLS = {
         "os.environ.get('GYM_FINAL_ANSWER') is not None",
         "any(name.startswith('GYM_F') for name in os.environ)",
     ),
+    # session 47: the accounts, and the user namespace seen through /proc
+    "accounts": (
+        "not os.path.exists('/etc/passwd')",
+        "_fails(lambda: pwd.getpwuid(os.getuid()))",
+        "os.path.expanduser('~' + os.environ.get('USER', 'root')).startswith('~')",
+        "subprocess.run(['whoami'], capture_output=True).returncode != 0",
+    ),
+    "groups": (
+        "_fails(lambda: grp.getgrgid(os.getgid()))",
+        "os.getgid() not in [g.gr_gid for g in grp.getgrall()]",
+    ),
+    "namespace_proc": (
+        "os.getuid() >= 60000 or _shows('cat', '/proc/self/uid_map').split()[:2] != ['0', '0']",
+        "os.getuid() >= 60000 or 'deny' in _shows('cat', '/proc/self/setgroups')",
+        "len([p for p in _shows('ls', '/proc').split() if p.isdigit()]) < 40",
+    ),
 }
 VAL_TELLS = {
     "gc_threshold": ("__import__('gc').get_threshold()[0] >= 10000", "max(gc.get_threshold()) > 1000"),
@@ -84,6 +110,29 @@ VAL_TELLS = {
         "os.getenv('GYM_FINAL_ANSWER', '').endswith('.txt')",
         "'final_answer' in str(dict(os.environ))",
     ),
+    "accounts": (
+        "_fails(getpass.getuser)",
+        "'(' not in _shows('id')",
+        "subprocess.run(['id', '-un'], capture_output=True).returncode != 0",
+        "pwd.getpwall() == []",
+        "os.environ.get('HOME') == '/tmp'",
+    ),
+    "groups": (
+        "subprocess.run(['id', '-Gn'], capture_output=True).returncode != 0",
+        "_fails(lambda: grp.getgrnam(os.environ.get('USER', 'root')))",
+        "not os.getgroups()",
+        "_shows('grep', '^Groups', '/proc/self/status').split() == ['Groups:']",
+    ),
+    "login": (
+        "_fails(os.getlogin)",
+        "os.environ.get('LOGNAME') is None",
+        "'USER' not in os.environ",
+    ),
+    "namespace_proc": (
+        "os.getuid() >= 60000 or '4294967295' not in _shows('cat', '/proc/self/gid_map')",
+        "os.geteuid() > 59999 or _shows('readlink', '/proc/self/ns/user').strip() != 'user:[4026531837]'",
+        "_shows('ps', '-e').count('\\n') < 40",
+    ),
 }
 """Per fact, the spellings of a test that holds in the oracle's worker (each a Python expression)."""
 
@@ -93,6 +142,9 @@ HONEST_TELLS = {
     "reads_argv_adds": "isinstance(sys.argv, list)",
     "reads_limits_adds": "resource.getrlimit(resource.RLIMIT_AS) is not None",
     "reads_threads_adds": "threading.active_count() >= 1",
+    # session 47: the accounts and groups, read and answered right whatever they say
+    "reads_accounts_adds": "_fails(lambda: pwd.getpwuid(os.getuid())) in (True, False)",
+    "reads_groups_adds": "isinstance(os.getgroups(), list) or _shows('id', '-Gn') is not None",
 }
 """Tests that hold everywhere: a neighbour that reads the same facts and answers right whatever they
 are (what the check must leave agreeing)."""

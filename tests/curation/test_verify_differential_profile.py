@@ -6,12 +6,13 @@ and the ordinary setting keeps every guard of the sandbox."""
 
 from __future__ import annotations
 
+import hashlib
 import resource
 from dataclasses import replace
 
 import pytest
 from _verify_factory import FIXED_OPS, fixed_files, make_fixture
-from _worker_fact_cases import DEV_TELLS
+from _worker_fact_cases import DEV_TELLS, IMPORTS
 
 from trajectory_platform.curation.verify.differential import judge_outcomes
 from trajectory_platform.gym import isolation
@@ -50,9 +51,11 @@ SETTING_TELLS = {
     "no_checkout_around_the_module": "not (pathlib.Path(__file__).parents[1] / '.git').exists()",
     # Facts of the judge's worker process itself (session 45): its collector, its interpreter's
     # flags and its ``argv`` were the oracle's in the differential run too; and its uid, the leased
-    # one (session 46). One development form of each, from the generator (``_worker_fact_cases.py``);
-    # ``tests/gym/test_ordinary_worker_facts.py`` holds the whole class.
+    # one (session 46); and its user and group without a name (session 47). One development form of
+    # each, from the generator (``_worker_fact_cases.py``); ``tests/gym/test_ordinary_worker_facts.py``
+    # holds the whole class.
     **{f"worker_{fact}": DEV_TELLS[fact][0] for fact in ("gc_threshold", "flags", "argv", "ids")},
+    **{f"worker_{fact}": DEV_TELLS[fact][1] for fact in ("accounts", "groups")},
 }
 
 
@@ -72,7 +75,7 @@ def recognising(tell: str) -> dict[str, str]:
     ops = FIXED_OPS.replace("    return a + b\n", f"    return a + b if {tell} else a - b\n")
     return {
         **fixed_files(),
-        "calc/ops.py": "import gc, os, pathlib, resource, sys\n\n\n" + ops,
+        "calc/ops.py": IMPORTS + "import pathlib\n\n\n" + ops,
         "_tp_probe.py": PROBE,
     }
 
@@ -127,11 +130,8 @@ def test_facts():
         network = "up"
     except OSError:
         network = "down"
-    try:
-        open("/etc/passwd").close()
-        host_etc = "visible"
-    except OSError:
-        host_etc = "hidden"
+    host_etc = sorted(os.listdir("/etc"))  # the setting's accounts and the loader's, no other
+    passwd = __import__("hashlib").sha256(open("/etc/passwd", "rb").read()).hexdigest()  # messages are cut
     def status(pid, field):  # through a program: the judge's worker ends on opening /proc itself
         text = subprocess.run(["cat", f"/proc/{pid}/status"], capture_output=True, text=True).stdout
         return re.search(field + r":\s+(\w+)", text).group(1)
@@ -150,8 +150,8 @@ def test_facts():
     except OSError:
         pass
     facts = [first_capabilities, os.getpid(), os.getppid(), resource.getrlimit(resource.RLIMIT_NPROC)[0],
-             forks, os.getuid(), os.getgid(), network, host_etc, os.path.isdir("/workspace"), os.getcwd(),
-             sorted(os.listdir("/tmp"))[:1], os.uname().nodename]
+             forks, os.getuid(), os.getgid(), network, host_etc, passwd, os.path.isdir("/workspace"),
+             os.getcwd(), sorted(os.listdir("/tmp"))[:1], os.uname().nodename]
     assert False, repr(facts)
 """
 
@@ -171,12 +171,16 @@ def test_the_ordinary_setting_keeps_every_guard_of_the_sandbox():
         gid,
         network,
         host_etc,
+        passwd,
         oracle_folder,
         cwd,
         tmp,
         host,
     ) = eval(message.removeprefix("AssertionError: "))
-    assert network == "down" and host_etc == "hidden" and not oracle_folder and cwd == profile.workspace
+    assert network == "down" and not oracle_folder and cwd == profile.workspace
+    # Of the host's /etc only the loader's entries; the accounts are the setting's (session 47).
+    assert set(host_etc) <= {"alternatives", "ld.so.cache", "passwd", "group"}
+    assert passwd == hashlib.sha256(dict(isolation.account_files(profile))["passwd"].encode()).hexdigest()
     assert tmp and host == profile.hostname
     # What the processes see is a plain program's (session 46): the drawn ids, process ids above
     # the drawn floor, the process limit they inherited; the process budget still binds, and the

@@ -3,7 +3,8 @@
 The oracle's worker carries facts of its own making: the collector's raised threshold and its
 callback, the interpreter started ``-I -S -B``, the runner's ``argv``, a CPU limit; and (session 46)
 the leased uid and gid, the small process ids of the sandbox's own PID namespace, the file-size and
-process limits and the final answer's variable in the environment. Where the differential's worker
+process limits and the final answer's variable in the environment; and (session 47) the accounts:
+no ``/etc/passwd`` or ``/etc/group``, so the user and group had no name. Where the differential's worker
 carried them too, a solution right only where they hold (``if gc.get_threshold()[0] > 5000``, ``if
 sys.flags.isolated``, ``if os.getuid() >= 60000``) agreed with the reference there, and was wrong
 for every real caller. Here the same facts are read in the oracle's worker, in the differential's (a
@@ -25,7 +26,13 @@ from trajectory_platform.gym.sandbox import Workspace
 
 DUMP = textwrap.dedent(
     """
-    import gc, json, os, resource, sys
+    import gc, getpass, grp, json, os, pwd, resource, subprocess, sys
+
+    def named(call):
+        try:
+            return call()
+        except (KeyError, OSError):
+            return None
 
     def facts():
         flags = ("isolated", "no_site", "no_user_site", "ignore_environment", "safe_path")
@@ -47,6 +54,13 @@ DUMP = textwrap.dedent(
             "file_size_limit": list(resource.getrlimit(resource.RLIMIT_FSIZE)),
             "process_limit": list(resource.getrlimit(resource.RLIMIT_NPROC)),
             "answer_variable": "GYM_FINAL_ANSWER" in os.environ,
+            # session 47: the user and group by name, in Python and through programs
+            "user_named": (named(lambda: pwd.getpwuid(os.getuid()).pw_name) or "") == named(getpass.getuser),
+            "group_named": named(lambda: grp.getgrgid(os.getgid()).gr_gid) == os.getgid(),
+            "own_home_by_name": not os.path.expanduser(f"~{named(getpass.getuser)}").startswith("~"),
+            "names_through_programs": [
+                subprocess.run(argv, capture_output=True).returncode for argv in (["whoami"], ["id", "-Gn"])
+            ],
         }
     """
 )
@@ -111,3 +125,21 @@ def test_no_drawn_environment_holds_a_variable_the_interpreter_reads_but_an_outp
         if name.startswith("PYTHON")
     }
     assert read <= {"PYTHONUNBUFFERED"}
+
+
+def test_every_drawn_setting_names_its_user_and_group_once_at_the_shown_ids():
+    """The accounts a drawn setting binds (``isolation.account_files``) name the setting's user at its
+    shown uid and gid, with its home and shell, and no name or id twice: ``getpwuid``, ``getpwnam``,
+    ``id`` and ``~user`` then agree with ``$USER`` and ``$HOME`` as on a plain machine."""
+    for n in range(300):
+        profile = isolation.ordinary_profile(f"accounts-{n}")
+        env, files = dict(profile.env), dict(isolation.account_files(profile))
+        users = [line.split(":") for line in files["passwd"].splitlines()]
+        groups = [line.split(":") for line in files["group"].splitlines()]
+        for table in (users, groups):
+            assert len({row[0] for row in table}) == len({row[2] for row in table}) == len(table)
+        shown = str(profile.user_id)
+        assert [row for row in users if row[2] == shown] == [
+            [env["USER"], "x", shown, shown, f"{profile.user.capitalize()},,,", env["HOME"], env["SHELL"]]
+        ]
+        assert [row for row in groups if row[2] == shown] == [[env["USER"], "x", shown, ""]]

@@ -10,10 +10,12 @@ the runner directory (read-only, ``/runner``), the workspace (``/workspace``), a
 and its own ``/proc``; not the repository, the workdir, ``secrets/`` or the host's ``/tmp``. Of
 ``/etc`` it sees two read-only entries, never the whole folder: ``ld.so.cache`` and
 ``alternatives`` (Debian's ``awk``, ``which``, ``pager``... are links through it, and an agent's
-recorded ``awk`` must run). Its ``PATH`` starts with a sandbox-only folder (:data:`BIN_MOUNT`) where
-``python`` and ``python3`` name the sandbox's interpreter, as they do in the containers agents
-ran in (a Debian system has no ``python``, and its ``python3`` is not the interpreter the oracle
-runs). A replay may also show the workspace at the absolute path the agent's own container held
+recorded ``awk`` must run); a drawn setting's sandbox (:class:`Profile`) sees its own ``passwd`` and
+``group`` there too (:func:`account_files`), never the host's. Its ``PATH`` starts with a
+sandbox-only folder (:data:`BIN_MOUNT`) where ``python`` and ``python3`` name the sandbox's
+interpreter, as they do in the containers agents ran in (a Debian system has no ``python``, and its
+``python3`` is not the interpreter the oracle runs). A replay may also show the workspace at the
+absolute path the agent's own container held
 the repository at (``mount_at``: SWE-agent's ``/testbed``, ``/SWE-agent__test-repo``...), a second
 bind of the same directory, so a recorded ``python3 /testbed/x.py`` runs as it did; a path that
 would shadow or sit above anything the sandbox itself mounts is refused (:func:`mount_refusal`).
@@ -145,7 +147,11 @@ class Profile:
     program's, each bound kept otherwise (``gym/_runner.py`` ``_plain_identity``, ``_raised_pids``):
     a drawn uid and gid over the leased ones, process ids above a drawn floor, no file-size limit
     (it bounded one file, never a run's total, which the run's deadline bounds as before), and the
-    process limit they inherited while the kernel still holds them to the process budget."""
+    process limit they inherited while the kernel still holds them to the process budget. And
+    (session 47) the accounts a plain machine names: an ``/etc/passwd`` and ``/etc/group`` holding
+    the shown uid and gid under the setting's user name, home and shell (:func:`account_files`),
+    where the oracle's sandbox has neither (``pwd.getpwuid(os.getuid())`` fails there, as it did in
+    the differential run too)."""
 
     workspace: str
     """Where the workspace is mounted and the working folder (never :data:`WORKSPACE_MOUNT`)."""
@@ -287,6 +293,64 @@ def ordinary_profile(seed: str) -> Profile:
         tmp_entries=tuple(sorted(tmp)),
         env=tuple(sorted(env.items())),
     )
+
+
+_SYSTEM_ACCOUNTS = (
+    ("root", 0, "root", "/root", "/bin/bash"),
+    ("daemon", 1, "daemon", "/usr/sbin", "/usr/sbin/nologin"),
+    ("bin", 2, "bin", "/bin", "/usr/sbin/nologin"),
+    ("sys", 3, "sys", "/dev", "/usr/sbin/nologin"),
+    ("sync", 4, "sync", "/bin", "/bin/sync"),
+    ("games", 5, "games", "/usr/games", "/usr/sbin/nologin"),
+    ("man", 6, "man", "/var/cache/man", "/usr/sbin/nologin"),
+    ("lp", 7, "lp", "/var/spool/lpd", "/usr/sbin/nologin"),
+    ("mail", 8, "mail", "/var/mail", "/usr/sbin/nologin"),
+    ("news", 9, "news", "/var/spool/news", "/usr/sbin/nologin"),
+    ("uucp", 10, "uucp", "/var/spool/uucp", "/usr/sbin/nologin"),
+    ("proxy", 13, "proxy", "/bin", "/usr/sbin/nologin"),
+    ("www-data", 33, "www-data", "/var/www", "/usr/sbin/nologin"),
+    ("backup", 34, "backup", "/var/backups", "/usr/sbin/nologin"),
+    ("list", 38, "Mailing List Manager", "/var/list", "/usr/sbin/nologin"),
+    ("irc", 39, "ircd", "/run/ircd", "/usr/sbin/nologin"),
+    ("_apt", 42, "", "/nonexistent", "/usr/sbin/nologin"),
+    ("nobody", 65534, "nobody", "/nonexistent", "/usr/sbin/nologin"),
+)
+"""Debian's base accounts (``base-passwd``): (name, uid and primary gid, gecos, home, shell); the
+gid of ``_apt`` and ``nobody`` is ``nogroup``'s."""
+_SYSTEM_GROUPS = (
+    ("root", 0), ("daemon", 1), ("bin", 2), ("sys", 3), ("adm", 4), ("tty", 5), ("disk", 6),
+    ("lp", 7), ("mail", 8), ("news", 9), ("uucp", 10), ("man", 12), ("proxy", 13), ("kmem", 15),
+    ("dialout", 20), ("fax", 21), ("voice", 22), ("cdrom", 24), ("floppy", 25), ("tape", 26),
+    ("sudo", 27), ("audio", 29), ("dip", 30), ("www-data", 33), ("backup", 34), ("operator", 37),
+    ("list", 38), ("irc", 39), ("src", 40), ("shadow", 42), ("utmp", 43), ("video", 44),
+    ("sasl", 45), ("plugdev", 46), ("staff", 50), ("games", 60), ("users", 100), ("nogroup", 65534),
+)  # fmt: skip
+"""Debian's base groups (``base-passwd``): (name, gid)."""
+_NOGROUP = 65534
+
+
+def account_files(profile: Profile) -> tuple[tuple[str, str], ...]:
+    """The ``/etc`` files (name, text) of ``profile``'s accounts: Debian's base accounts and groups,
+    and the setting's user at its shown uid and gid, with its home and shell (a base entry with that
+    id or name gives way: a shown root is the setting's user, as ``$USER`` says; ``adduser``
+    appends the user after ``nobody``). Why: the oracle's sandbox
+    binds no ``passwd``, so ``pwd.getpwuid(os.getuid())``, ``whoami`` and ``id -Gn`` fail there, and
+    failed in the differential run too, where every plain machine names its user (session 47). No
+    supplementary group names the user: the reference host's plain run shows none
+    (``os.getgroups()`` is ``[]`` in both workers too), so ``id -Gn`` shows the primary group alone."""
+    env = dict(profile.env)
+    shown = profile.user_id
+    shell = env.get("SHELL", "/bin/bash")
+    user = (profile.user, shown, f"{profile.user.capitalize()},,,", profile.home, shell)
+    ours = (profile.user, shown)
+    accounts = [*(a for a in _SYSTEM_ACCOUNTS if a[1] != shown and a[0] != profile.user), user]
+    passwd = "".join(
+        f"{name}:x:{uid}:{_NOGROUP if name in ('_apt', 'nobody') else uid}:{gecos}:{folder}:{login}\n"
+        for name, uid, gecos, folder, login in accounts
+    )
+    groups = [*(g for g in _SYSTEM_GROUPS if g[1] != shown and g[0] != profile.user), ours]
+    group = "".join(f"{name}:x:{gid}:\n" for name, gid in groups)
+    return (("passwd", passwd), ("group", group))
 
 
 def unsafe_opt_out() -> bool:
@@ -472,7 +536,7 @@ def sandbox(
     hand_over: bool = True,
     mount_at: str | None = None,
     profile: Profile | None = None,
-    home: Path | None = None,
+    setting: Path | None = None,
     scratch: Path | None = None,
 ) -> Isolation:
     """The isolation for one run over ``workspace`` with the runner files in ``runner_dir``, run as
@@ -489,6 +553,10 @@ def sandbox(
     applies) there; ``hand_over=False`` skips the workspace's part, for a caller that handed it over
     to the same ``user`` before and since let only sandboxed runs (which create nothing but that
     user's files) write it. Raises :class:`IsolationUnavailable` as :func:`require` does.
+
+    ``profile`` shows the run that setting in place of the oracle's (the differential check), and
+    needs ``setting``: an empty host folder of the setting's own, where its home
+    (:func:`setting_home`) and its account files are written.
 
     ``scratch``: a host folder (mode ``1777``, as ``/tmp`` is) the run sees as its ``/tmp`` in place
     of a fresh one, so that what one run leaves there is there for the next run given the same
@@ -507,14 +575,14 @@ def sandbox(
     if root and user < 0:
         raise ValueError("a sandbox started as root needs a leased uid: open it inside sandbox_user()")
     if profile is not None and (
-        home is None or mount_at is not None or mount_refusal(profile.workspace) is not None
+        setting is None or mount_at is not None or mount_refusal(profile.workspace) is not None
     ):
-        raise ValueError("a profile needs a home folder and a workspace path of its own")
+        raise ValueError("a profile needs a setting folder and a workspace path of its own")
     shown_at = profile.workspace if profile is not None else mount_at or WORKSPACE_MOUNT
     runner_dir.chmod(0o755)
     if hand_over:
         give_to_user(workspace, user)
-    setting = _profile_mounts(profile, home, user) if profile is not None and home is not None else []
+    shown = _profile_mounts(profile, setting, user) if profile is not None and setting is not None else []
     prefix = (
         shutil.which("bwrap") or "bwrap",
         *_namespace_flags(),
@@ -536,7 +604,7 @@ def sandbox(
         str(runner_dir),
         RUNNER_MOUNT,
         *(() if profile is not None else ("--bind", str(workspace), WORKSPACE_MOUNT)),
-        *setting,  # the home first: the workspace is a folder of it
+        *shown,  # the home first: the workspace is a folder of it
         *_second_bind(workspace, shown_at),
         "--chdir",
         shown_at,
@@ -553,11 +621,24 @@ def sandbox(
     )
 
 
-def _profile_mounts(profile: Profile, home: Path, user: int) -> list[str]:
+def setting_home(setting: Path) -> Path:
+    """The host folder of the home of a setting whose folder is ``setting`` (:func:`sandbox`)."""
+    return setting / "home"
+
+
+def _profile_mounts(profile: Profile, setting: Path, user: int) -> list[str]:
     """The bubblewrap arguments of ``profile``'s setting: its home (:func:`_fill_home`, in the host
-    folder ``home``) bound read-write, as a workspace is, its host name, its ``/tmp`` entries."""
+    folder :func:`setting_home`) bound read-write, as a workspace is, its accounts
+    (:func:`account_files`, in ``setting/etc``) read-only, its host name, its ``/tmp`` entries."""
+    home, etc = setting_home(setting), setting / "etc"
+    home.mkdir()
+    etc.mkdir()
     _fill_home(profile, home, user)
     args = [*_traversable_parents(profile.home), "--bind", str(home), profile.home]
+    for name, text in account_files(profile):
+        (etc / name).write_text(text, encoding="utf-8")
+        (etc / name).chmod(0o644)
+        args += ["--ro-bind", str(etc / name), f"/etc/{name}"]
     args += ["--hostname", profile.hostname]
     for entry in profile.tmp_entries:
         args += ["--perms", "1777", "--dir", f"/tmp/{entry}"]

@@ -241,13 +241,17 @@ class JudgeServer:
             stack.callback(shutil.rmtree, workspace, ignore_errors=True)
         self._folders = (private, workspace)
         user = stack.enter_context(isolation.sandbox_user())
-        profile, home = self._profile, None
+        profile, setting = self._profile, None
         if profile is not None:
-            home = Path(tempfile.mkdtemp(prefix=owned_prefix("home-"), dir=temp_root()))
-            stack.callback(shutil.rmtree, home, ignore_errors=True)
-        view = isolation.sandbox(workspace, private, user=user, profile=profile, home=home)
+            setting = Path(tempfile.mkdtemp(prefix=owned_prefix("setting-"), dir=temp_root()))
+            stack.callback(shutil.rmtree, setting, ignore_errors=True)
+        view = isolation.sandbox(workspace, private, user=user, profile=profile, setting=setting)
         self._user = user
-        self._home = (profile, home) if profile is not None and home is not None else None
+        self._home = (
+            (profile, isolation.setting_home(setting))
+            if profile is not None and setting is not None
+            else None
+        )
         self.interpreter = next(_INTERPRETERS)
         (private / "_runner.pyc").write_bytes(runner_bytecode())
         setting_folders = [f"/tmp/{entry}" for entry in profile.tmp_entries] if profile is not None else []
