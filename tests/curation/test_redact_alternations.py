@@ -5,7 +5,11 @@ import re
 
 import pytest
 
-from trajectory_platform.curation.redact.alternations import first_characters, gated_alternation
+from trajectory_platform.curation.redact.alternations import (
+    first_characters,
+    gated_alternation,
+    top_level_alternatives,
+)
 from trajectory_platform.curation.redact.credential_names import _KEYWORDS, KEYWORD_SCAN
 
 
@@ -33,6 +37,12 @@ _PIECES = (
     "pa",
     "sw",
     "ord",
+    "se",
+    "cret",
+    "o",
+    "b",
+    "q",
+    "z",
     "token",
     "ke",
     "y",
@@ -53,18 +63,37 @@ def _texts(seed: int):
     return ["".join(rng.choice(_PIECES) for _ in range(rng.randrange(0, 60))) for _ in range(40)]
 
 
+_ALTERNATIONS = (
+    _KEYWORDS,
+    "ab|[c-e]f|(?:g|h)i|x(?:y|z)",
+    "secret|se|secreto|[sş]ab|s|şx|a+b|ab",  # prefixes of each other; heads shared with a class
+    "pa|p|[pq]a[\\s_]?z|q",
+    "(a)b|ac",  # a capturing group: no branches
+)
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_a_gated_alternation_finds_the_plain_patterns_matches(seed):
-    plain = re.compile(_KEYWORDS)
-    for text in _texts(seed):
-        assert [m.span() for m in KEYWORD_SCAN.finditer(text)] == [m.span() for m in plain.finditer(text)]
-    nested = "ab|[c-e]f|(?:g|h)i|x(?:y|z)"
-    for text in ("abcfgixz" * 3, "aabbccdfhhi", ""):
-        gated = gated_alternation(nested)
-        assert [m.span() for m in gated.finditer(text)] == [m.span() for m in re.finditer(nested, text)]
+    for pattern in _ALTERNATIONS:
+        plain, gated = re.compile(pattern), gated_alternation(pattern)
+        for text in [*_texts(seed), "secreto sab şab şx aab pa\nz qa z"]:
+            assert [m.span() for m in gated.finditer(text)] == [m.span() for m in plain.finditer(text)]
 
 
-def test_the_credential_word_scan_is_gated_by_its_first_characters():
+@pytest.mark.parametrize(
+    ("pattern", "parts"),
+    [
+        ("a|b", ["a", "b"]),
+        ("a(?:b|c)|d", ["a(?:b|c)", "d"]),
+        ("[|]x|\\|y|[]|]z", ["[|]x", "\\|y", "[]|]z"]),
+    ],
+)
+def test_alternatives_are_split_outside_groups_classes_and_escapes(pattern, parts):
+    assert top_level_alternatives(pattern) == parts
+
+
+def test_the_credential_word_scan_is_gated_and_branched_by_first_characters():
     """Every rule that looks for a credential word runs this scan over whole texts and views."""
-    assert KEYWORD_SCAN.pattern.startswith("(?=[") and KEYWORD_SCAN.pattern.endswith(f"(?:{_KEYWORDS})")
+    assert KEYWORD_SCAN.pattern.startswith("(?=[") and "|s(?:ecret|" in KEYWORD_SCAN.pattern
     assert gated_alternation(r"\w+|x").pattern == r"\w+|x"  # no gate where the firsts are unknown
+    assert gated_alternation("(a)b|ac").pattern == "(?=[a])(?:(a)b|ac)"
