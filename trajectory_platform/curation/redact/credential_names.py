@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from trajectory_platform.curation.redact.alternations import gated_alternation
+
 # Whole name segments (``MYSQL_DATABASE_PASSWORD`` -> mysql, database, password): "passenger",
 # "tokenizer" or "author" must not mark a value as a credential.
 FOREIGN_PASSWORD = (
@@ -72,7 +74,7 @@ _NOT_SECRET_NAMES = re.compile(
     r"|(?:^|_)(?:cache|partition|sort|range|primary|foreign|row|translation|i18n|l10n|lookup|dict|group|object|s3"
     r"|idempotency|recv|public|pub|hot|composite|unique|hash)_keys?$|(?:^|_)key_pairs?(?:_|$)|(?:^|_)pubkeys?$"
 )
-KEYWORD_SCAN = re.compile(
+_KEYWORDS = (
     r"pas|pw|psw|pssw|paas|secret|token|key|auth|cred|otp|seed|salt|nonce|cookie|signature|bearer|answer|maiden|"
     r"memorable|"
     r"pin|psk|mnemonic|phrase|private|hmac|kek|session|dsn|login|jwt|"
@@ -82,8 +84,10 @@ KEYWORD_SCAN = re.compile(
     + "|"
     + _VENDOR_SEGMENT.pattern
 )
-"""Run over the lowercased text: a case-insensitive alternation is about 25x slower in ``re``."""
-KEYWORD_SCAN_ANY_CASE = re.compile(KEYWORD_SCAN.pattern, re.IGNORECASE)  # when lower() changes lengths
+KEYWORD_SCAN = gated_alternation(_KEYWORDS)
+"""Run over the lowercased text: a case-insensitive alternation is about 25x slower in ``re``; gated
+by the words' first characters (:func:`.alternations.gated_alternation`), 3x faster again."""
+KEYWORD_SCAN_ANY_CASE = re.compile(_KEYWORDS, re.IGNORECASE)  # when lower() changes lengths
 _ANY_KEYWORD = re.compile(
     r"pa|pw|ps|secret|token|key|auth|cred|otp|seed|salt|nonce|cookie|signature|bearer|answer|maiden|memorable|"
     r"pin|mnemonic|phrase|private|hmac|kek|session|dsn|login|jwt|"

@@ -40,6 +40,7 @@ import unicodedata
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Protocol
 
 from trajectory_platform.curation.redact.credential_names import credential_class
 from trajectory_platform.curation.redact.decoder_calls import DECODER_CALL, decoder_call, holds_a_decoder_call
@@ -57,6 +58,34 @@ so between a key's characters they hide it from a pattern as well as a colour do
 _PERCENT = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 _FORM_WORD = re.compile(r"(?:[\w.\-~*]|%[0-9A-Fa-f]{2})*(?:\+(?:[\w.\-~*+]|%[0-9A-Fa-f]{2})*)+")
 _FORM_PART = re.compile(rf"\+|{_PERCENT.pattern}|[^+%]+")
+_FORM_RUN = re.compile(r"[\w.\-~*%+]+")
+"""A run of the characters :data:`_FORM_WORD` is made of: each of its matches lies inside one."""
+
+
+class Finder(Protocol):
+    """What a decoder's matches are found with: a compiled pattern, or :class:`InRuns`."""
+
+    def finditer(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]: ...
+
+
+class InRuns:
+    """``pattern``'s matches inside the runs of ``run`` that hold each of ``needs``: the matches its
+    decoder turns into pieces, found without searching the rest of the text. ``pattern`` matches
+    only characters of ``run``, no empty string, and looks at nothing around it, so its matches in
+    the text are those in each run, and the ones it skips are those its decoder leaves as they are:
+    the view is the same. (``_FORM_WORD`` backtracks over every word without a ``+``, quadratic in
+    the word's length: 1 s of a canary document's views, for words its decoder drops unless they
+    hold a ``%`` and a ``+``.)"""
+
+    def __init__(self, pattern: re.Pattern[str], run: re.Pattern[str], needs: str) -> None:
+        self.pattern, self.run, self.needs = pattern, run, needs
+
+    def finditer(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
+        for run in self.run.finditer(string, pos, endpos):
+            if all(char in run.group() for char in self.needs):
+                yield from self.pattern.finditer(string, run.start(), run.end())
+
+
 _QUOTED_PRINTABLE = re.compile(r"(?:=[0-9A-F]{2}){4,}")
 """Four escapes or more: quoted-printable leaves ASCII literal, so only a key encoded on purpose is a
 run of them, where one ``=XX`` opens any ``name=0A...`` value (a RECORD line's ``sha256=06uRx...``)."""
@@ -1832,10 +1861,15 @@ def _holds(marker: str) -> Callable[[str], bool]:
     return lambda text: marker in text
 
 
-DECODERS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str], Decoder], ...] = (
+DECODERS: tuple[tuple[str, Callable[[str], bool], Finder, Decoder], ...] = (
     ("ansi", _holds("\x1b"), _ANSI, _dropped),
     ("percent", _holds("%"), _PERCENT, _byte_escapes),
-    ("form_encoded", lambda text: "%" in text and "+" in text, _FORM_WORD, _form_encoded),
+    (
+        "form_encoded",
+        lambda text: "%" in text and "+" in text,
+        InRuns(_FORM_WORD, _FORM_RUN, "%+"),
+        _form_encoded,
+    ),
     ("quoted_printable", _holds("="), _QUOTED_PRINTABLE, _byte_escapes),
     (
         "quoted_printable_text",
