@@ -904,6 +904,8 @@ def _judged_assignment(
     value, start = _unquote(raw, raw_start)
     if not_a_value(text, name, raw_start - len(op) - len(name), value, start):
         return None
+    if _cookie_reference(name, value):
+        return None
     quoted = value != raw or delimited
     if (
         not op.strip()
@@ -934,6 +936,21 @@ def _judged_assignment(
     return Finding(
         "PASSWORD" if name_class == "password" else "SECRET", start, start + len(value), value, "keyword"
     )
+
+
+_COOKIE_LABEL = re.compile(r"(?i)[\"']?(?:set-)?cookie[\"']?")
+_COOKIE_PAIR = re.compile(r"[^\s=;,]{1,64}=(?P<value>[^;]*)")
+
+
+def _cookie_reference(name: str, value: str) -> bool:
+    """Is ``value``, under a ``Cookie``/``Set-Cookie`` label, a list whose first pair holds a
+    reference or a placeholder (``session_id=${SESSION_ID}``, ``sid={{ secrets.SID }}``,
+    ``auth=$AUTH``)? The label rule reads the first ``name=value`` pair as the header's value; the
+    pair's own value decides, as :mod:`.cookies` judges each pair: a reference names where the
+    secret is kept and is none (it was replaced, and the request template lost its variable)."""
+    if _COOKIE_LABEL.fullmatch(name) is None or (pair := _COOKIE_PAIR.match(value)) is None:
+        return False
+    return _PLACEHOLDER.match(pair.group("value").strip()) is not None
 
 
 _QUERY_PARAMETER = re.compile(r"^(?:[\w.~-]*/)+[\w.~%-]*\?[\w.-]+=")
