@@ -30,6 +30,7 @@ from trajectory_platform.curation.redact.decoders import (
     inflates_past_limit,
     wrapped_block_text,
 )
+from trajectory_platform.curation.redact.dumps import ROW_OPENS
 from trajectory_platform.curation.redact.entropy import entropy_threshold, looks_random, shannon_entropy
 from trajectory_platform.curation.redact.key_constructors import (
     find_key_constructor_hex,
@@ -1680,6 +1681,8 @@ def _stated_value(text: str, start: int, end: int, quote: str, verb: str, key_wo
         return None
     if log_stamp(text, start, value):
         return None  # the next log line's time stamp, after a line that ended with the word
+    if ROW_OPENS.match(text, start):
+        return None  # the next row's offset of a byte dump whose character column ended with the word
     if not quoted and _NAMED_FOR_CREDENTIAL.search(value):
         return None  # "use OAuth2PasswordBearer for the token": a class named for what it handles
     if not quoted and _COMPOUND_WORD.fullmatch(value):

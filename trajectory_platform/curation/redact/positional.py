@@ -489,6 +489,7 @@ def credential_shaped(value: str) -> bool:
     if (
         len(value) < 6
         or any(ch.isspace() for ch in value)
+        or "\x1b" in value  # a terminal's colour codes: the ANSI view judges the value as shown
         or not acceptable_value(value, True, "password", "")
     ):
         return False
