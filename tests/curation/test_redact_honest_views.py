@@ -154,6 +154,7 @@ def test_an_honest_value_seen_through_a_view_is_kept(text: str, value: str) -> N
 
 _WORD_PASSWORD = "Harbor-lantern-7731!"
 _RANDOM_KEY = "hK3vQ9zXw2LmP8rT5yNc"
+_SESSION_UUID = "3f2c1a9e-8b7d-4c6e-9f1a-2b3c4d5e6f70"
 CONTROLS = [
     pytest.param(
         f"name,api_token,size\napp,{GREEN}{_sha(1, 40)}{RESET},12\n", _sha(1, 40), id="coloured-token-column"
@@ -162,6 +163,11 @@ CONTROLS = [
     pytest.param(_xxd(f"DB_PASSWORD={_WORD_PASSWORD}\nDEBUG=false\n"), "Harbor-l", id="dumped-password"),
     pytest.param(_hexdump_c(f"api_key: {_RANDOM_KEY}\n"), "hK3vQ9zX", id="hexdumped-key"),
     pytest.param(_hexdump_c(f"SECRET_KEY={_WORD_PASSWORD}\n"), "Harbor-l", id="hexdumped-cut-password"),
+    pytest.param(
+        _xxd(f"> GET /dashboard HTTP/1.1\n> Cookie: theme=dark; session_id={_SESSION_UUID}; lang=en\n>\n"),
+        _SESSION_UUID[5:18],  # the row that shows it in the column
+        id="dumped-session-cookie",
+    ),
     pytest.param(
         f"| key | value |\n|---|---|\n| api_key | {GREEN}{_RANDOM_KEY[:6]}{RESET}"
         f"{GREEN}{_RANDOM_KEY[6:]}{RESET} |\n",

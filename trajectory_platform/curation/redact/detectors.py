@@ -636,6 +636,8 @@ def acceptable_value(value: str, quoted: bool, name_class: str, next_char: str, 
         return False
     if value.lower() == name_class or "\n" in value or value != value.strip() or platform_label(value):
         return False
+    if "\x00" in value or "^@" in value:
+        return False  # a NUL (``cat -v``'s ``^@``) parts /proc's arguments: argv_separators reads each
     if value.count(" ") > MAX_VALUE_SPACES and not (
         quoted and name_class == "password" and (option or passphrase_shaped(value))
     ):
@@ -2120,7 +2122,7 @@ BASE64_DEPTH = 3
 _DIGEST_CONTEXT = re.compile(
     r"(?i)(?:sha(?:1|224|256|384|512)?(?:sums?)?|md5(?:sums?)?|blake2b?|commit|blob|tree|parent|digests?|hash(?:es)?"
     r"|checksums?|etag|object|revision|rev|merge|head|index|image|layer|fingerprint|recv-keys|keyid|key id|@)"
-    r"[\s:=\"'()#\\-]*$"
+    r"[\s\x00:=\"'()#\\-]*$"
 )
 """A word that names the hex run after it a digest: ``sha256:``, the GitHub API's ``"sha": ...``,
 ``hexdigest()  # ...`` (a comment showing a call's result), ``ETag:``. Backslashes count among the
@@ -2518,6 +2520,9 @@ def _own_digest_evidence(text: str, start: int, end: int) -> bool:
     opens = _CONTAINER_OPENS.search(text, max(0, start - 64), start)
     if opens and names_a_digest(opens.group("key")):
         return True
+    entry = _KEYED_ENTRY.search(text, max(0, start - 80), start)
+    if entry and names_a_digest(entry.group("key")):
+        return True
     line_start = text.rfind("\n", 0, start) + 1
     if _column_names_a_digest(text, line_start, start):
         return True
@@ -2527,6 +2532,10 @@ def _own_digest_evidence(text: str, start: int, end: int) -> bool:
     return not text[line_start:start].strip() and (
         _NAME_FOLLOWS.match(text, end) is not None or text.startswith("..", end)
     )
+
+
+_KEYED_ENTRY = re.compile(r"""\bkey\s*=\s*["'](?P<key>[\w.:-]{1,40})["']\s+value\s*=\s*["']$""")
+"""An element whose ``key`` attribute names its ``value`` (.NET's ``<add key="..." value="..." />``)."""
 
 
 def _cell_names(line: str, delimiter: str) -> list[str]:

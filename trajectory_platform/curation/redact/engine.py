@@ -651,6 +651,8 @@ def _decoded_findings(
             window = view.text[offset:end]
             labels_only = last_decoder in LABEL_DECODERS
             hidden = find_labelled(window) if labels_only else find_secrets(window, view_config)
+            if not labels_only:  # a cookie list's pairs, each judged by its name (cookies.py)
+                hidden.extend(find_session_cookies(window))
             if config.pii and not labels_only:
                 hidden.extend(find_pii(window, config))
             if joins is not None:
