@@ -179,6 +179,13 @@ CONTROLS = [
         "Harbor-l",
         id="coloured-aligned",
     ),
+    pytest.param(
+        f'  + resource "aws_ssm_parameter" "app" {{\n      + name  = "/app/db_password"\n'
+        f'      + value = "{GREEN}{_WORD_PASSWORD[:9]}{RESET}'
+        f'{BOLD_YELLOW}{_WORD_PASSWORD[9:]}{RESET}"\n    }}',
+        _WORD_PASSWORD[9:],
+        id="coloured-hcl-value",
+    ),
 ]
 
 

@@ -48,7 +48,7 @@ from trajectory_platform.curation.redact.not_values import joined_to_literal, op
 from trajectory_platform.curation.redact.printf_formats import PRINTF_FORMAT, printf_output
 from trajectory_platform.traces.look_alikes import latin_look_alikes
 
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[ -/]*[0-Z\\^-~]")
+ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[ -/]*[0-Z\\^-~]")
 """A control sequence (CSI: a colour, a cursor move), an operating-system command (OSC: a window
 title, a hyperlink), or any other escape sequence: ESC, intermediate bytes, a final byte (ECMA-35
 and ECMA-48: ``ESC ( B`` designates a character set, ``ESC 7``/``ESC 8`` save and restore the
@@ -1844,7 +1844,7 @@ def _holds(marker: str) -> Callable[[str], bool]:
 
 
 DECODERS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str], Decoder], ...] = (
-    ("ansi", _holds("\x1b"), _ANSI, _dropped),
+    ("ansi", _holds("\x1b"), ANSI_ESCAPE, _dropped),
     ("percent", _holds("%"), _PERCENT, _byte_escapes),
     ("form_encoded", lambda text: "%" in text and "+" in text, _FORM_WORD, _form_encoded),
     ("quoted_printable", _holds("="), _QUOTED_PRINTABLE, _byte_escapes),
