@@ -72,8 +72,16 @@ _NOT_SECRET_NAMES = re.compile(
     r"|days|hours|minutes|seconds|commit|revision|rev|sha)\d*$"
     r"|(?:^|_)(?:pubblic[ao]|publi(?:que|ca|co)|[öo]ffentlich\w*|publiczny|открыт\w*)(?:_|$)"
     r"|(?:^|_)(?:cache|partition|sort|range|primary|foreign|row|translation|i18n|l10n|lookup|dict|group|object|s3"
-    r"|idempotency|recv|public|pub|hot|composite|unique|hash)_keys?$|(?:^|_)key_pairs?(?:_|$)|(?:^|_)pubkeys?$"
+    r"|idempotency|dedup|dedupe|deduplication|recv|public|pub|hot|composite|unique|hash)_keys?$"
+    r"|(?:^|_)key_pairs?(?:_|$)|(?:^|_)pubkeys?$"
+    r"|(?:^|_)(?:next|page|next_page|continuation|pagination|cursor|sync|change|starting|resume|lock"
+    r"|client_request|idempotency)_tokens?$"
 )
+"""Names whose value is no credential though the name holds a credential's word. The tokens among
+them name a place in a list (``NextToken``, ``page_token``, ``--starting-token``), a sync's state
+or a lock, or make a request idempotent (``ClientRequestToken``): an API hands them out to be sent
+back, and they grant nothing. A UUID or a random string under them is an agent's tool argument as
+often as any id, and was replaced, breaking the call's pagination."""
 _KEYWORDS = (
     r"pas|pw|psw|pssw|paas|secret|token|key|auth|cred|otp|seed|salt|nonce|cookie|signature|bearer|answer|maiden|"
     r"memorable|"

@@ -44,12 +44,12 @@ from typing import Protocol
 
 from trajectory_platform.curation.redact.credential_names import credential_class
 from trajectory_platform.curation.redact.decoder_calls import DECODER_CALL, decoder_call, holds_a_decoder_call
-from trajectory_platform.curation.redact.dumps import DUMP_BLOCK, DUMP_HINT, dump_runs
+from trajectory_platform.curation.redact.dumps import DUMP_BLOCK, DUMP_HINT, ROW_OPENS, dump_runs
 from trajectory_platform.curation.redact.not_values import joined_to_literal, opens_joined_literal
 from trajectory_platform.curation.redact.printf_formats import PRINTF_FORMAT, printf_output
 from trajectory_platform.traces.look_alikes import latin_look_alikes
 
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[ -/]*[0-Z\\^-~]")
+ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[ -/]*[0-Z\\^-~]")
 """A control sequence (CSI: a colour, a cursor move), an operating-system command (OSC: a window
 title, a hyperlink), or any other escape sequence: ESC, intermediate bytes, a final byte (ECMA-35
 and ECMA-48: ``ESC ( B`` designates a character set, ``ESC 7``/``ESC 8`` save and restore the
@@ -757,12 +757,21 @@ def _hex_bytes(match: re.Match[str]) -> list[tuple[str, int, int]]:
 _HEX_LETTER = re.compile(r"[A-Fa-f]")
 
 
+_ROW_OFFSET_BEFORE = re.compile(r"[0-9a-fA-F]{6,8}:[ \t]+$")
+"""An ``xxd`` row's offset just before its groups: the ``dump`` view reads that row whole, its bytes
+joined to the rows around it and its character column with them. Read here, the row's bytes stood
+beside its own character column (``=changeme\nSECRET  =changeme.SECRET``), a label met the column's
+copy of the next line's text as its value, and a placeholder's rows were replaced."""
+
+
 def _hex_groups(match: re.Match[str]) -> list[tuple[str, int, int]]:
     """Groups of four hex digits read as their bytes, each mapped to its two digits; printable text
     only. A run of digits alone is a table of numbers far more often than hex (years, ports, ``2024
     2025`` reads as `` $ %``), and text in hex almost always holds a letter digit (every byte
     ``xA`` to ``xF`` or ``Ax`` to ``Fx``), so a run without one is left alone."""
-    if _HEX_LETTER.search(match.group()) is None:
+    if _HEX_LETTER.search(match.group()) is None or _ROW_OFFSET_BEFORE.search(
+        match.string, max(0, match.start() - 12), match.start()
+    ):
         return []
     digits = [(at, at + 2) for at in range(match.start(), match.end(), 5)]
     digits += [(at + 2, at + 4) for at in range(match.start(), match.end() - 2, 5)]
@@ -1021,6 +1030,8 @@ def _wrapped_line_break(match: re.Match[str]) -> list[tuple[str, int, int]]:
     """A line break (and a backslash marking the cut) dropped where :func:`_wrapped_breaks` says a
     terminal, ``fold`` or a pager cut the line there at its width."""
     line_break = match.string.index("\n", match.start())
+    if ROW_OPENS.match(match.string, line_break + 1):
+        return []  # a dump's next row: its rows are one width, as a terminal's cut rows are, and never cut
     return [("", match.start(), match.end())] if line_break in _wrapped_breaks(match.string) else []
 
 
@@ -1862,7 +1873,7 @@ def _holds(marker: str) -> Callable[[str], bool]:
 
 
 DECODERS: tuple[tuple[str, Callable[[str], bool], Finder, Decoder], ...] = (
-    ("ansi", _holds("\x1b"), _ANSI, _dropped),
+    ("ansi", _holds("\x1b"), ANSI_ESCAPE, _dropped),
     ("percent", _holds("%"), _PERCENT, _byte_escapes),
     (
         "form_encoded",

@@ -30,6 +30,7 @@ from trajectory_platform.curation.redact.decoders import (
     inflates_past_limit,
     wrapped_block_text,
 )
+from trajectory_platform.curation.redact.dumps import ROW_OPENS
 from trajectory_platform.curation.redact.entropy import entropy_threshold, looks_random, shannon_entropy
 from trajectory_platform.curation.redact.key_constructors import (
     find_key_constructor_hex,
@@ -635,6 +636,8 @@ def acceptable_value(value: str, quoted: bool, name_class: str, next_char: str, 
         return False
     if value.lower() == name_class or "\n" in value or value != value.strip() or platform_label(value):
         return False
+    if "\x00" in value or "^@" in value:
+        return False  # a NUL (``cat -v``'s ``^@``) parts /proc's arguments: argv_separators reads each
     if value.count(" ") > MAX_VALUE_SPACES and not (
         quoted and name_class == "password" and (option or passphrase_shaped(value))
     ):
@@ -904,6 +907,8 @@ def _judged_assignment(
     value, start = _unquote(raw, raw_start)
     if not_a_value(text, name, raw_start - len(op) - len(name), value, start):
         return None
+    if _cookie_reference(name, value):
+        return None
     quoted = value != raw or delimited
     if (
         not op.strip()
@@ -934,6 +939,21 @@ def _judged_assignment(
     return Finding(
         "PASSWORD" if name_class == "password" else "SECRET", start, start + len(value), value, "keyword"
     )
+
+
+_COOKIE_LABEL = re.compile(r"(?i)[\"']?(?:set-)?cookie[\"']?")
+_COOKIE_PAIR = re.compile(r"[^\s=;,]{1,64}=(?P<value>[^;]*)")
+
+
+def _cookie_reference(name: str, value: str) -> bool:
+    """Is ``value``, under a ``Cookie``/``Set-Cookie`` label, a list whose first pair holds a
+    reference or a placeholder (``session_id=${SESSION_ID}``, ``sid={{ secrets.SID }}``,
+    ``auth=$AUTH``)? The label rule reads the first ``name=value`` pair as the header's value; the
+    pair's own value decides, as :mod:`.cookies` judges each pair: a reference names where the
+    secret is kept and is none (it was replaced, and the request template lost its variable)."""
+    if _COOKIE_LABEL.fullmatch(name) is None or (pair := _COOKIE_PAIR.match(value)) is None:
+        return False
+    return _PLACEHOLDER.match(pair.group("value").strip()) is not None
 
 
 _QUERY_PARAMETER = re.compile(r"^(?:[\w.~-]*/)+[\w.~%-]*\?[\w.-]+=")
@@ -1663,6 +1683,8 @@ def _stated_value(text: str, start: int, end: int, quote: str, verb: str, key_wo
         return None
     if log_stamp(text, start, value):
         return None  # the next log line's time stamp, after a line that ended with the word
+    if ROW_OPENS.match(text, start):
+        return None  # the next row's offset of a byte dump whose character column ended with the word
     if not quoted and _NAMED_FOR_CREDENTIAL.search(value):
         return None  # "use OAuth2PasswordBearer for the token": a class named for what it handles
     if not quoted and _COMPOUND_WORD.fullmatch(value):
@@ -2100,7 +2122,7 @@ BASE64_DEPTH = 3
 _DIGEST_CONTEXT = re.compile(
     r"(?i)(?:sha(?:1|224|256|384|512)?(?:sums?)?|md5(?:sums?)?|blake2b?|commit|blob|tree|parent|digests?|hash(?:es)?"
     r"|checksums?|etag|object|revision|rev|merge|head|index|image|layer|fingerprint|recv-keys|keyid|key id|@)"
-    r"[\s:=\"'()#\\-]*$"
+    r"[\s\x00:=\"'()#\\-]*$"
 )
 """A word that names the hex run after it a digest: ``sha256:``, the GitHub API's ``"sha": ...``,
 ``hexdigest()  # ...`` (a comment showing a call's result), ``ETag:``. Backslashes count among the
@@ -2498,6 +2520,9 @@ def _own_digest_evidence(text: str, start: int, end: int) -> bool:
     opens = _CONTAINER_OPENS.search(text, max(0, start - 64), start)
     if opens and names_a_digest(opens.group("key")):
         return True
+    entry = _KEYED_ENTRY.search(text, max(0, start - 80), start)
+    if entry and names_a_digest(entry.group("key")):
+        return True
     line_start = text.rfind("\n", 0, start) + 1
     if _column_names_a_digest(text, line_start, start):
         return True
@@ -2507,6 +2532,10 @@ def _own_digest_evidence(text: str, start: int, end: int) -> bool:
     return not text[line_start:start].strip() and (
         _NAME_FOLLOWS.match(text, end) is not None or text.startswith("..", end)
     )
+
+
+_KEYED_ENTRY = re.compile(r"""\bkey\s*=\s*["'](?P<key>[\w.:-]{1,40})["']\s+value\s*=\s*["']$""")
+"""An element whose ``key`` attribute names its ``value`` (.NET's ``<add key="..." value="..." />``)."""
 
 
 def _cell_names(line: str, delimiter: str) -> list[str]:

@@ -45,6 +45,11 @@ DUMP_HINT = re.compile(
 """A line that opens like a dump row (an offset and four codes or characters), a line of sixteen
 hex bytes alone and another after it, or eight ``od`` fields (or decimal bytes) without an offset:
 the cheap test before any row is parsed."""
+ROW_OPENS = re.compile(r"[ \t]*[0-9a-fA-F]{6,8}:?(?: {1,3}[0-9a-fA-F]{2,8}){4}")
+"""A line that opens as a row of ``xxd`` or ``hexdump`` does (an offset, four codes). The rows are
+one width, which reads as a terminal's cut (the ``wrapped`` view joined them, and the hex views then
+read a row's codes beside the character column of the row before), and a row's offset is no value
+(``DB_PASSWORD`` ending one row's character column is no label of the next row's offset)."""
 _ROW = (
     rf"(?:[ \t]*(?:[0-9a-fA-F]{{6,8}}:?(?:[ \t][^\n]*)?|{_BYTES}[ \t]*\r?)"
     rf"|{_OD_FIELD}+\r?|{_WIDE_DECIMAL}+\r?)"
@@ -116,6 +121,26 @@ def dump_runs(block: str, start: int) -> list[Run]:
                 row = rows[index][2]
         runs.append((row_start, row_end, list(row)))
     return runs
+
+
+def character_columns(text: str) -> list[tuple[int, int]]:
+    """The character column of each row of ``text``'s dumps that has one (``xxd``, ``hexdump -C``):
+    from its first character to the end of its line. A column shows a row's 16 bytes of a line and
+    no more, so a rule reading it sees a value cut at the row's end (``SECRET_KEY=REPLA|``); the
+    ``dump`` view reads the row's bytes joined to the rows around it, and judges the whole value."""
+    if DUMP_HINT.search(text) is None:
+        return []
+    columns: list[tuple[int, int]] = []
+    for block in DUMP_BLOCK.finditer(text):
+        for _, _, shown in dump_runs(block.group(), block.start()):
+            rows: dict[int, int] = {}  # a row's line end to its column's first character
+            for _, raw_start, raw_end in shown:
+                if raw_end - raw_start > 3 and "\n" not in text[raw_start:raw_end]:  # reaches its column
+                    line_end = text.find("\n", raw_end)
+                    line_end = len(text) if line_end == -1 else line_end
+                    rows[line_end] = min(rows.get(line_end, raw_end - 1), raw_end - 1)
+            columns.extend((start, end) for end, start in rows.items())
+    return columns
 
 
 def _decimal_reading(line: str, start: int) -> list[Byte] | None:

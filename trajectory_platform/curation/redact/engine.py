@@ -56,8 +56,10 @@ from trajectory_platform.curation.redact.detectors import (
     find_secrets,
     labelled_by_name,
     names_a_digest,
+    random_candidate,
 )
 from trajectory_platform.curation.redact.device_config import find_device_secrets
+from trajectory_platform.curation.redact.dumps import character_columns
 from trajectory_platform.curation.redact.joined_values import find_joined_literals
 from trajectory_platform.curation.redact.jwk import find_jwk_private_members
 from trajectory_platform.curation.redact.kba_answers import KBA_DETECTOR, find_kba_answers
@@ -407,6 +409,8 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
         found.extend(drop_inside_pseudonyms(text, list(find_pii(text, config))))
     document = parse_json_container(text) if depth < MAX_JSON_DEPTH else None
     if document is None:  # a JSON container's strings are decoded and scanned one by one below
+        if columns := character_columns(text):  # the dump view reads what a row's column cuts
+            found = [f for f in found if not any(low <= f.start and f.end <= high for low, high in columns)]
         found.extend(_quoted_document_structures(text))
         found.extend(_decoded_findings(text, local))
         if depth < MAX_JSON_DEPTH:
@@ -640,16 +644,20 @@ def _decoded_findings(
         reach = 1 if any(name in SAME_RANDOMNESS_DECODERS for name in view.name.split("+")) else 0
         joins = view.joins() if view.name.rsplit("+", 1)[-1] in SEAM_DECODERS else None
         changed = view.changed_lines()
+        digests: dict[tuple[int, int], bool] = {}
         if last_decoder not in LABEL_DECODERS and joins is None:
             found.extend(_column_findings(text, view, changed, pseudonyms))
         for offset, end in changed:  # the rest of the view is raw text, scanned already
             window = view.text[offset:end]
             labels_only = last_decoder in LABEL_DECODERS
             hidden = find_labelled(window) if labels_only else find_secrets(window, view_config)
+            if not labels_only:  # a cookie list's pairs, each judged by its name (cookies.py)
+                hidden.extend(find_session_cookies(window))
             if config.pii and not labels_only:
                 hidden.extend(find_pii(window, config))
             if joins is not None:
                 hidden = [f for f in hidden if _seam_finding(joins, offset, f)]
+            hidden = [f for f in hidden if _random_in_view(view.text, offset, f, digests)]
             if hidden:
                 echoes = SymbolTable(b"")
                 for finding in hidden:
@@ -668,6 +676,19 @@ def _decoded_findings(
                 detector = f"{finding.detector}+{view.name}"
                 found.append(Finding(finding.kind, start, stop, text[start:stop], detector))
     return found
+
+
+def _random_in_view(
+    view_text: str, offset: int, finding: Finding, digests: dict[tuple[int, int], bool]
+) -> bool:
+    """Is an entropy finding of a view's changed line (at ``offset`` in ``view_text``) still random
+    with the whole view around it? A changed line is scanned alone, so the context that makes a
+    run no key lay outside it: the header of a CSV column of digests whose cell is coloured, a
+    ``commit`` or ``request-id`` on another line. The raw text's verdict reads that context; the
+    view's must too, or colouring a git sha made it a secret. Other detectors' findings stand."""
+    if finding.detector != "entropy":
+        return True
+    return random_candidate(finding.value, view_text, offset + finding.start, digests)
 
 
 def _column_findings(

@@ -246,6 +246,8 @@ def _split_findings(run: list[tuple[Piece, int]], config: RedactionConfig) -> li
         ]
         parts = [joined[start:end] for start, end in spans]
         if first == last:
+            if finding.detector == "entropy":
+                continue  # a random run inside one piece is its piece's to judge, by the piece's context
             if any(
                 f.start + bounds[first] == finding.start and f.end == len(parts[0]) + f.start
                 for f in scanned_alone(first)

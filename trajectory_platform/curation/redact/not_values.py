@@ -55,6 +55,9 @@ from trajectory_platform.curation.redact.credential_names import FOREIGN_PASSWOR
 from trajectory_platform.curation.redact.spelling import MIN_LETTERS, unspellable
 
 _WORKING_DIRECTORY_NAMES = frozenset({"pwd", "oldpwd"})
+_VALUE_ATTRIBUTE_AFTER = re.compile(r"""["']?[ \t]+value[ \t]*=[ \t]*["']""")
+"""A ``value`` attribute after a ``key`` attribute's (.NET's ``<add key="SHA256SUM" value="..." />``,
+a ``<setting key=... value=...>``): the key names the entry, and its value is the other attribute's."""
 _PATH_VALUE = re.compile(r"(?:~|\.{1,2})?/|[A-Za-z]:[\\/]|\$\{?[A-Za-z_]")
 """The start of a path: absolute, home- or dot-relative, a Windows drive, or a variable holding one."""
 
@@ -225,6 +228,8 @@ def not_a_value(text: str, name: str, name_start: int, value: str, value_start: 
         return True
     bare_name = name.strip("\"'").lstrip("-$@{").rstrip("}").lower()
     if bare_name in _WORKING_DIRECTORY_NAMES and _PATH_VALUE.match(value):
+        return True
+    if bare_name == "key" and _VALUE_ATTRIBUTE_AFTER.match(text, value_start + len(value)):
         return True
     if _MEASUREMENT.fullmatch(value) or (
         re.fullmatch(_NUMBER, value) and _UNIT_AFTER.match(text, value_start + len(value))

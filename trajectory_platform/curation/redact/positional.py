@@ -22,6 +22,7 @@ import re
 from collections.abc import Iterator
 
 from trajectory_platform.curation.redact.credential_names import credential_class, unescaped_name
+from trajectory_platform.curation.redact.decoders import ANSI_ESCAPE
 from trajectory_platform.curation.redact.detectors import acceptable_value, names_a_digest, passphrase_shaped
 from trajectory_platform.curation.redact.line_values import line_phrase
 from trajectory_platform.curation.redact.model import Finding
@@ -486,9 +487,12 @@ def credential_shaped(value: str) -> bool:
     digit, a symbol or mixed case (not a plain word, a number or a date)? A position says where a
     password would be; a column of ``yes`` or ``hashed`` is not one, lowercase letters English
     cannot spell are (:func:`.spelling.unspellable`)."""
+    if "\x1b" in value:  # judged as a terminal shows it; codes left over cut the value mid-code
+        value = ANSI_ESCAPE.sub("", value)
     if (
         len(value) < 6
         or any(ch.isspace() for ch in value)
+        or "\x1b" in value
         or not acceptable_value(value, True, "password", "")
     ):
         return False
