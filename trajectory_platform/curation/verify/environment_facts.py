@@ -446,9 +446,17 @@ class _Taint:
         self.locals: dict[int, set[str]] = {0: set()}
         self.classes = {id(n) for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
         self.functions: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}
+        self.callables: dict[str, list[_Callable]] = {}
+        """The functions and the lambdas bound to a name (``_dive = lambda: _dive()``), by name:
+        what a recursion runs through (:func:`_recurses_always`)."""
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 self.functions.setdefault(node.name, []).append(node)
+                self.callables.setdefault(node.name, []).append(node)
+            elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        self.callables.setdefault(target.id, []).append(node.value)
         self._local = {
             n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
         }
@@ -1380,9 +1388,7 @@ class _Taint:
         if not isinstance(operation, ast.Call):
             return False
         called = _callee(operation)
-        if called is not None and any(
-            _recurses_always(function, self.functions) for function in self.functions.get(called, [])
-        ):
+        if called is not None and called in self.callables and _recurses_always(called, self.callables):
             return True
         return any(
             isinstance(n, ast.Name) and self._nested_in_itself(n)
@@ -1463,7 +1469,7 @@ class _Taint:
             if not isinstance(sub, ast.Name):
                 continue
             key = self._key(sub.id, sub)
-            if sub.id in self.functions or (key[0] == 0 and sub.id not in self._local):
+            if sub.id in self.callables or (key[0] == 0 and sub.id not in self._local):
                 continue  # a function the module defines (at any depth), an import, a builtin
             values = self.values.get(key)
             if not values or depth > 8 or not all(self._arithmetic(v, depth + 1) for v in values):
@@ -1574,7 +1580,7 @@ _CONDITIONAL = (
 nested scope."""
 
 
-_Function = ast.FunctionDef | ast.AsyncFunctionDef
+_Callable = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 
 
 def _callee(call: ast.AST) -> str | None:
@@ -1593,10 +1599,16 @@ def _callee(call: ast.AST) -> str | None:
     return None
 
 
-def _always_called(function: _Function) -> set[str]:
-    """The functions ``function`` calls outside any branch, loop, handler or nested scope of its
-    body (a ``try``'s body, ``else`` and ``finally`` run; its handlers only when it raised)."""
-    pending: list[ast.AST] = [part for part in function.body if not isinstance(part, _CONDITIONAL)]
+def _body(function: _Callable) -> list[ast.AST]:
+    """What a function runs: a ``def``'s statements, a lambda's expression."""
+    return [function.body] if isinstance(function, ast.Lambda) else list(function.body)
+
+
+def _always_called(parts: Sequence[ast.AST]) -> set[str]:
+    """The functions ``parts`` (a body, or one statement of it) call outside any branch, loop,
+    handler or nested scope (a ``try``'s body, ``else`` and ``finally`` run; its handlers only when
+    it raised)."""
+    pending: list[ast.AST] = [part for part in parts if not isinstance(part, _CONDITIONAL)]
     called: set[str] = set()  # a call under the body's own `if` is conditional too (pkg_resources' mkdir -p)
     while pending:
         node = pending.pop()
@@ -1609,46 +1621,56 @@ def _always_called(function: _Function) -> set[str]:
     return called
 
 
-def _recurses_always(function: _Function, functions: Mapping[str, Sequence[_Function]]) -> bool:
-    """Whether ``function`` has no base case: it calls itself outside any branch, loop, handler or
-    nested scope of its body, directly, as a method (``self._probe(n + 1)``) or through other
-    functions of the module that do the same (``_ping`` calls ``_pong`` calls ``_ping``), and no
-    function on that cycle has a ``return`` outside a handler that gives a value without calling
-    into the cycle (only the recursion limit ends it). fxforge7: a method or two functions calling
-    each other were not read as recursing."""
+def _recurses_always(name: str, functions: Mapping[str, Sequence[_Callable]]) -> bool:
+    """Whether the function or lambda ``name`` has no base case: it calls itself outside any
+    branch, loop, handler or nested scope of its body, directly, as a method (``self._probe(n +
+    1)``) or through other functions or lambdas of the module that do the same (``_ping`` calls
+    ``_pong`` calls ``_ping``), and no function on that cycle has a ``return`` outside a handler,
+    reached before its body has called into the cycle, that gives a value without calling into it
+    (only the recursion limit ends it). fxforge7: a method or two functions calling each other
+    were not read as recursing; fxforge8: ``value = _a(n + 1); return value`` was read as a base
+    case (a return after the call into the cycle only passes its value on), and a lambda as no
+    function."""
     reach: dict[str, set[str]] = {}
 
-    def reached(name: str) -> set[str]:
-        if name not in reach:
-            reach[name] = set()
-            pending = [name]
+    def reached(start: str) -> set[str]:
+        if start not in reach:
+            reach[start] = set()
+            pending = [start]
             while pending:
                 for defined in functions.get(pending.pop(), ()):
-                    for callee in _always_called(defined) - reach[name]:
+                    for callee in _always_called(_body(defined)) - reach[start]:
                         if callee in functions:
-                            reach[name].add(callee)
+                            reach[start].add(callee)
                             pending.append(callee)
-        return reach[name]
+        return reach[start]
 
-    if function.name not in reached(function.name):
+    if name not in reached(name):
         return False
-    cycle = {function.name} | {name for name in reached(function.name) if function.name in reached(name)}
-    handled = {
-        id(n)
-        for name in cycle
-        for defined in functions.get(name, ())
-        for handler in ast.walk(defined)
-        if isinstance(handler, ast.ExceptHandler)
-        for n in ast.walk(handler)
-    }
-    return not any(
-        isinstance(n, ast.Return)
+    cycle = {name} | {other for other in reached(name) if name in reached(other)}
+    return not any(_base_cases(defined, cycle) for other in cycle for defined in functions.get(other, ()))
+
+
+def _base_cases(function: _Callable, cycle: set[str]) -> list[ast.Return]:
+    """The ``return`` statements of ``function`` that end a recursion through ``cycle``: outside a
+    handler, in a statement of the body before the first that calls into the cycle on every path
+    (after it, a ``return`` passes on what the call gave), with a value that calls nothing of the
+    cycle. A lambda has none: its expression is its value."""
+    if isinstance(function, ast.Lambda):
+        return []
+    handled = {id(n) for h in ast.walk(function) if isinstance(h, ast.ExceptHandler) for n in ast.walk(h)}
+    before: list[ast.stmt] = []
+    for statement in function.body:
+        before.append(statement)
+        if _always_called([statement]) & cycle:
+            break
+    return [
+        n
+        for n in own_nodes(before)
+        if isinstance(n, ast.Return)
         and id(n) not in handled
         and (n.value is None or not any(_callee(c) in cycle for c in ast.walk(n.value)))
-        for name in cycle
-        for defined in functions.get(name, ())
-        for n in own_nodes(defined.body)
-    )
+    ]
 
 
 _CONTAINER_CALLS = frozenset(
