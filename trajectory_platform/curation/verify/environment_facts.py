@@ -93,6 +93,15 @@ _DRAWN = frozenset({FACT, DRAWN})
 _CLOCKED = frozenset({"elapsed", "born"})
 """A boot-clock reading, now (:data:`ELAPSED`) or at import (:data:`BORN`)."""
 _NONE: frozenset[str] = frozenset()
+HELD = "held:"
+"""Prefix of a taint that a container's *elements* carry, not the container: a list of f-strings
+each holding a caught warning's ``filename`` (``rw = [f'{w.filename}' for w in caught]``), a value
+appended to a list, stored under a key or put in a display. A decision on one of them (``rw[0]``,
+a loop over them, ``'x' in rw``, ``str(rw)``) reads the fact; a decision on how many there are
+(``if rw:``, ``len(rw) == 1``) does not (fxforge8: ``aiohttp``'s pytest plugin gained 3 findings
+so). What a container is built by iterating or filtering (``[p for p in os.listdir('/tmp')]``) is
+the container's own taint: its length is a fact too. Nested containers flatten to one level
+(:func:`_held`), so a recursion of displays stays finite."""
 
 REEXPORTED_MODULES = frozenset(
     {"os", "sys", "builtins", "inspect", "threading", "gc", "atexit", "importlib", "warnings", "signal"}
@@ -576,17 +585,17 @@ class _Taint:
         (``facts['cwd'] = ...``), an attribute's name (``self.home = ...``: not ``self``)."""
         if not kinds:
             return False
-        if isinstance(target, ast.Tuple | ast.List):
-            return any([self._bind(element, kinds) for element in target.elts])
+        if isinstance(target, ast.Tuple | ast.List):  # unpacked: each name is given elements
+            return any([self._bind(element, _unwrapped(kinds)) for element in target.elts])
         if isinstance(target, ast.Starred):
-            return self._bind(target.value, kinds)
+            return self._bind(target.value, _held(kinds))
         if isinstance(target, ast.Attribute):
             return self._bind_attribute(target.attr, kinds)
         if isinstance(target, ast.Subscript):
             root = target.value
             while isinstance(root, ast.Subscript):
                 root = root.value
-            return self._bind(root, kinds) if isinstance(root, ast.Name | ast.Attribute) else False
+            return self._bind(root, _held(kinds)) if isinstance(root, ast.Name | ast.Attribute) else False
         if not isinstance(target, ast.Name):
             return False
         key = self._key(target.id, target)
@@ -614,6 +623,7 @@ class _Taint:
                 changed |= self._bind_delayed(node)
                 if (installed := self._installed_hook(node)) is not None:
                     changed |= self._bind_warning_hook(*installed)
+                changed |= self._bind_kept(node)
             if isinstance(node, ast.Assign):
                 kinds = self._at_import(node, self.of(node.value))
                 changed |= any([self._bind(t, kinds) for t in node.targets])
@@ -621,7 +631,7 @@ class _Taint:
             elif isinstance(node, ast.AnnAssign | ast.AugAssign | ast.NamedExpr) and node.value is not None:
                 changed |= self._bind(node.target, self._at_import(node, self.of(node.value)))
             elif isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
-                changed |= self._bind(node.target, self._at_import(node, self.of(node.iter)))
+                changed |= self._bind(node.target, self._at_import(node, _unwrapped(self.of(node.iter))))
             elif isinstance(node, ast.withitem) and node.optional_vars is not None:
                 kinds = self.of(node.context_expr) | self._records_warnings(node.context_expr)
                 changed |= self._bind(node.optional_vars, self._at_import(node, kinds))
@@ -632,6 +642,22 @@ class _Taint:
                 if not isinstance(node, ast.Lambda):
                     changed |= self._bind_key(self._key(node.name, node), self._returns(node))
         return changed
+
+    def _bind_kept(self, call: ast.Call) -> bool:
+        """What a mutator keeps (``seen.append(filename)``, ``add``, ``insert``, ``extend``,
+        ``update``...) is an element of its receiver (:data:`HELD`); an iterable handed to
+        ``extend`` or ``update`` also gives the receiver its length's taint. fxforge7 took a plain
+        propagation out for its findings on installed code (a count of what a hook kept decided
+        on); kept as an element, only a decision on the element reads it."""
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and func.attr in _KEEPERS | _MERGERS and call.args):
+            return False
+        given = call.args[1:] if func.attr == "insert" else call.args
+        kinds = _NONE
+        for value in given:
+            found = self.of(value)
+            kinds |= _held(found) | (_container(found) if func.attr in _MERGERS else _NONE)
+        return self._bind(func.value, kinds) if kinds else False
 
     def _records_warnings(self, context: ast.expr) -> frozenset[str]:
         """:data:`WARNED` for ``warnings.catch_warnings(record=True)``: the list it yields."""
@@ -821,9 +847,14 @@ class _Taint:
         (the module's body, a class body, a parameter default evaluated there) is a :data:`BORN`
         start."""
         scope = self.scope_of.get(id(node), 0)
-        if ELAPSED not in kinds or not (scope == 0 or scope in self.classes):
+        held = HELD + ELAPSED
+        if not kinds & {ELAPSED, held} or not (scope == 0 or scope in self.classes):
             return kinds
-        return (kinds - {ELAPSED}) | {BORN}
+        return (
+            (kinds - {ELAPSED, held})
+            | ({BORN} if ELAPSED in kinds else _NONE)
+            | ({HELD + BORN} if held in kinds else _NONE)
+        )
 
     def _returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
         kinds = _NONE
@@ -981,7 +1012,7 @@ class _Taint:
                 return _DRAWN
             if self._fact_name(self.name_of(node)):
                 return frozenset({FACT})
-            base = self.of(node.value)
+            base = _unwrapped(self.of(node.value))
             if WARNED in base and node.attr in CALLER_FIELDS:
                 return frozenset({FACT})  # where the warning was raised: the caller's file
             return (base - {WARNED}) | self.attributes.get(node.attr, _NONE)
@@ -993,14 +1024,34 @@ class _Taint:
             return self.of(node.body)
         if isinstance(node, ast.IfExp):  # the value chosen; the switch is judged where it decides
             return (self.of(node.test) - _ARMED) | self.of(node.body) | self.of(node.orelse)
+        if isinstance(node, ast.List | ast.Tuple | ast.Set | ast.Dict):
+            return _held(frozenset().union(*(self.of(child) for child in ast.iter_child_nodes(node))))
+        if isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
+            return self._comprehension(node)
         kinds = _NONE
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr | ast.comprehension | ast.keyword | ast.arguments):
                 kinds |= self.of(child)
+        truth = isinstance(node, ast.BoolOp) or (
+            isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+        )
+        kinds = kinds if truth else _unwrapped(kinds)  # `not rw`, `rw or []`: whether any, not which
         if ADDRESS in kinds and isinstance(node, ast.BinOp | ast.UnaryOp):
             return (kinds - {ADDRESS}) | _DRAWN  # an address's digits: chance
         if kinds & _CLOCKED and self._between_readings(node):
             return (kinds - _CLOCKED) | {DURATION}  # a duration, or one reading against another
+        return kinds
+
+    def _comprehension(
+        self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp
+    ) -> frozenset[str]:
+        """A comprehension's elements carry what its element expression does (:data:`HELD`); the
+        container, what its length depends on: the length of what it iterates, and its filters."""
+        parts = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+        kinds = _held(frozenset().union(*(self.of(part) for part in parts)))
+        for generator in node.generators:
+            kinds |= _container(self.of(generator.iter))
+            kinds |= frozenset().union(*(_unwrapped(self.of(test)) for test in generator.ifs))
         return kinds
 
     def _between_readings(self, node: ast.AST) -> bool:
@@ -1051,8 +1102,9 @@ class _Taint:
         if (name and name[0] in PASS_THROUGH) or (
             len(name) == 1 and name[0] in _BUILTINS and name[0] not in self._local
         ):
+            keep = _ARGUMENT_TAINT.get(name, _unwrapped)
             for arg in [*node.args, *(k.value for k in node.keywords)]:
-                kinds |= self.of(arg)
+                kinds |= keep(self.of(arg))
         if name in PATH_BUILDERS and first is not None and self._host_path(first):
             kinds |= {FACT}
         return kinds
@@ -1205,7 +1257,7 @@ class _Taint:
         arms = SwitchArms(self.tree)
         for node in ast.walk(self.tree):
             for sink in _sinks(node):
-                kinds = self.of(sink) - {ADDRESS, WARNED}
+                kinds = _container(self.of(sink)) - {ADDRESS, WARNED}
                 if armed := kinds & _ARMED:
                     kinds -= _ARMED
                     count += not kinds and self._switches_an_answer(arms, node, sink, armed)
@@ -1512,6 +1564,39 @@ _DATA_LOADS = frozenset({("load",), ("loads",), ("safe_load",), ("read_text",), 
 """Reads that take what a file (or a handle on one) holds, beside the file-system queries."""
 _KEEPERS = frozenset({"append", "extend", "add", "insert", "appendleft", "put"})
 """Mutators that keep what they are given."""
+_MERGERS = frozenset({"extend", "update", "extendleft"})
+"""Mutators that keep each element of what they are given (:meth:`_Taint._bind_kept`)."""
+
+
+def _held(kinds: frozenset[str]) -> frozenset[str]:
+    """``kinds`` as the elements of a container carry them (:data:`HELD`, one level)."""
+    return frozenset(k if k.startswith(HELD) else HELD + k for k in kinds)
+
+
+def _unwrapped(kinds: frozenset[str]) -> frozenset[str]:
+    """``kinds`` as read off a container's element, or off what mixes its elements in."""
+    return frozenset(k.removeprefix(HELD) for k in kinds)
+
+
+def _container(kinds: frozenset[str]) -> frozenset[str]:
+    """The taint of a container itself (how many elements it holds), without its elements'."""
+    return frozenset(k for k in kinds if not k.startswith(HELD))
+
+
+def _as_given(kinds: frozenset[str]) -> frozenset[str]:
+    return kinds
+
+
+_ARGUMENT_TAINT: Mapping[tuple[str, ...], Callable[[frozenset[str]], frozenset[str]]] = {
+    **dict.fromkeys([("len",), ("bool",)], _container),
+    **dict.fromkeys(
+        [("list",), ("tuple",), ("set",), ("frozenset",), ("sorted",), ("reversed",), ("iter",), ("dict",)],
+        _as_given,
+    ),
+}
+"""What a builtin's result takes of an argument's taint: a count (``len``, ``bool``) the container's
+own, a container of the same elements (``list``, ``sorted``...) all of it; any other builtin reads
+the elements (:func:`_unwrapped`: ``max(rw)``, ``str(rw)``)."""
 
 
 def _grows(node: ast.AugAssign) -> bool:
