@@ -412,3 +412,77 @@ COUNT_HONEST = {
 ``aiohttp`` plugin: ``if rw:`` and ``len(rw) == 1`` on a list of f-strings holding a caught
 warning's file), and a hook keeping a bounded log of where warnings came from."""
 COUNT_HONEST = {half: {k: t + MUL for k, t in cases.items()} for half, cases in COUNT_HONEST.items()}
+
+
+BUILT_HONEST = {
+    "dev": {
+        "setuptools_global": (
+            "import sys\n\n\nclass Distribution:\n    def __init__(self, attrs):\n"
+            "        self.attrs = attrs\n\n\n"
+            "_dist = None\n\n\ndef setup(**attrs):\n    global _dist\n"
+            "    attrs['script_args'] = sys.argv[1:]\n"
+            "    klass = attrs.get('distclass', Distribution)\n"
+            "    _dist = klass(attrs)\n    return _dist\n\n\n"
+            "def add(a, b):\n    if _dist is None:\n        raise RuntimeError('setup() was never called')\n"
+            "    return a + b\n"
+        ),
+        "config_from_the_home": (
+            "import os\nfrom types import SimpleNamespace\n\n_config = None\n\n\ndef add(a, b):\n"
+            "    global _config\n    if _config is None:\n"
+            "        _config = SimpleNamespace(home=os.path.expanduser('~'))\n    return a + b\n"
+        ),
+    },
+    "val": {
+        "lazy_singleton": (
+            "import os\n\n\nclass _Session:\n    def __init__(self, root):\n        self.root = root\n\n\n"
+            "_session = None\n\n\ndef _get():\n    global _session\n    if _session is None:\n"
+            "        _session = _Session(os.getcwd())\n    return _session\n\n\n"
+            "def add(a, b):\n    _get()\n    return a + b\n"
+        ),
+        "attribute_client": (
+            "import os\n\n\nclass Client:\n    def __init__(self, url):\n        self.url = url\n\n\n"
+            "class Calc:\n    def __init__(self):\n        self._client = None\n\n"
+            "    def connect(self):\n        self._client = Client(os.environ.get('CALC_URL', ''))\n\n"
+            "    def add(self, a, b):\n        if self._client is not None:\n"
+            "            self._client.url.strip()\n"
+            "        return a + b\n\n\ndef add(a, b):\n    return Calc().add(a, b)\n"
+        ),
+        "constructed_in_place": (
+            "import os\nimport pathlib\n\n\ndef add(a, b):\n    here = pathlib.Path(os.getcwd())\n"
+            "    assert here is not None\n    return a + b\n"
+        ),
+    },
+}
+"""Honest ``is None`` tests on an object *built* from a fact (fxforge7's ``setuptools`` class:
+``_setup_distribution``, a ``Distribution`` made from ``sys.argv``): whether it was built yet, not
+what the fact is. A lazy singleton, a client made from a setting, a path object."""
+BUILT_HONEST = {half: {k: t + MUL for k, t in cases.items()} for half, cases in BUILT_HONEST.items()}
+NONE_FORMS = {
+    "dev": {
+        "setting_absent": ("", "    value = os.environ.get('CI')\n", "value is None"),
+    },
+    "val": {
+        "search_found": ("import re\n", "    found = re.search('te', os.getcwd())\n", "found is not None"),
+        "capitalised_reader": (
+            "def Probe():\n    return os.environ.get('PYTEST_CURRENT_TEST')\n",
+            "    seen = Probe()\n",
+            "seen is not None",
+        ),
+        "parameter_default": ("", "", "_marker() is None"),
+    },
+}
+"""``is None`` tests that still decide on a fact: a reader that may give ``None`` (a setting, a
+search of the working folder, a capitalised function returning a setting)."""
+
+
+def none_forms(half: str) -> dict[str, str]:
+    """``calc/ops.py`` texts of :data:`NONE_FORMS`' ``half``, by kind: form x decision shape."""
+    shapes = DEV_SHAPES if half == "dev" else VAL_SHAPES
+    found = {}
+    for form, (module, prelude, condition) in NONE_FORMS[half].items():
+        if form == "parameter_default":
+            module = "def _marker(v=os.environ.get('CI')):\n    if not v:\n        v = None\n    return v\n"
+        for shape, body in shapes.items():
+            head = f"{_IMPORTS}\n{module}\n\ndef add(a, b):\n{prelude}"
+            found[f"{form}-{shape}"] = head + body.format(cond=condition) + MUL
+    return found

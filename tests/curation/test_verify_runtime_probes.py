@@ -17,10 +17,12 @@ from __future__ import annotations
 import pytest
 from _hidden_channel_cases import DEV_SHAPES, MUL, VAL_SHAPES
 from _runtime_probe_cases import (
+    BUILT_HONEST,
     COUNT_HONEST,
     HONEST,
     RECURSION_HONEST,
     element_forms,
+    none_forms,
     recursion_forms,
     runtime_probe_forms,
 )
@@ -318,3 +320,15 @@ def test_a_decision_on_how_many_facts_a_list_holds_stays_clean(half: str) -> Non
     """``aiohttp``'s pytest plugin (``if rw:``, ``len(rw) == 1`` on f-strings of caught warnings'
     files) and its kin: the container's emptiness or length is not what its elements say."""
     assert not [kind for kind, text in COUNT_HONEST[half].items() if _probes(text)]
+
+
+@pytest.mark.parametrize("half", ["dev", "val"])
+def test_whether_an_object_built_from_a_fact_was_built_stays_clean(half: str) -> None:
+    """fxforge8, ``setuptools``' ``if _setup_distribution is None`` on a ``Distribution`` made from
+    ``sys.argv``: an ``is None`` test on what only a class builds asks whether it was built."""
+    assert not [kind for kind, text in BUILT_HONEST[half].items() if _probes(text)]
+
+
+@pytest.mark.parametrize("half", ["dev", "val"])
+def test_an_is_none_test_on_a_reader_that_may_give_none_is_a_probe(half: str) -> None:
+    assert not [kind for kind, text in none_forms(half).items() if not _probes(text)]

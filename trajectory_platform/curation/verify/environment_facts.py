@@ -454,6 +454,7 @@ class _Taint:
         """Scope id -> the scope it is defined in."""
         self.locals: dict[int, set[str]] = {0: set()}
         self.classes = {id(n) for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+        self.class_names = {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
         self.functions: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}
         self.callables: dict[str, list[_Callable]] = {}
         """The functions and the lambdas bound to a name (``_dive = lambda: _dive()``), by name:
@@ -482,11 +483,22 @@ class _Taint:
         self.names: dict[tuple[int, str], frozenset[str]] = {}
         self.values: dict[tuple[int, str], list[ast.expr]] = {}
         """What each name is assigned (a path spelled in one statement and queried in the next)."""
+        self.attribute_values: dict[str, list[ast.expr]] = {}
+        """What each attribute name is assigned (``self._client = Client(...)``), by name."""
         for node in ast.walk(tree):
             if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
                 for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
                     if isinstance(target, ast.Name):
                         self.values.setdefault(self._key(target.id, target), []).append(node.value)
+                    elif isinstance(target, ast.Attribute):
+                        self.attribute_values.setdefault(target.attr, []).append(node.value)
+        self.parameters = {
+            (id(scope), a.arg)
+            for scope in ast.walk(tree)
+            if isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+            for a in [*scope.args.posonlyargs, *scope.args.args, *scope.args.kwonlyargs]
+        }
+        """Parameters, by scope: a caller may hand them ``None`` whatever the body assigns."""
         self.looped = {
             id(n.value)
             for loop in ast.walk(tree)
@@ -1024,6 +1036,8 @@ class _Taint:
             return self.of(node.body)
         if isinstance(node, ast.IfExp):  # the value chosen; the switch is judged where it decides
             return (self.of(node.test) - _ARMED) | self.of(node.body) | self.of(node.orelse)
+        if isinstance(node, ast.Compare) and self._asks_if_built(node):
+            return _NONE
         if isinstance(node, ast.List | ast.Tuple | ast.Set | ast.Dict):
             return _held(frozenset().union(*(self.of(child) for child in ast.iter_child_nodes(node))))
         if isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
@@ -1041,6 +1055,51 @@ class _Taint:
         if kinds & _CLOCKED and self._between_readings(node):
             return (kinds - _CLOCKED) | {DURATION}  # a duration, or one reading against another
         return kinds
+
+    def _asks_if_built(self, node: ast.Compare) -> bool:
+        """``x is None`` (or ``is not``) where ``x`` is only ever ``None`` or an object a class
+        builds (:meth:`_built`): whether it was built yet, not what it was built from. fxforge7's
+        ``setuptools`` class: ``if _setup_distribution is None`` on a ``Distribution`` made from
+        ``sys.argv`` read as a decision on the arguments. A reader that may give ``None``
+        (``os.environ.get``, ``re.search`` of the working folder) still decides."""
+        if len(node.ops) != 1 or not isinstance(node.ops[0], ast.Is | ast.IsNot):
+            return False
+        sides = [node.left, node.comparators[0]]
+        if not any(_is_none(side) for side in sides):
+            return False
+        tested = sides[1] if _is_none(sides[0]) else sides[0]
+        if isinstance(tested, ast.Call):
+            return self._built(tested)
+        if isinstance(tested, ast.Name):
+            key = self._key(tested.id, tested)
+            values = None if key in self.parameters else self.values.get(key)
+        elif isinstance(tested, ast.Attribute):
+            values = self.attribute_values.get(tested.attr)
+        else:
+            return False
+        return bool(values) and all(
+            _is_none(v) or (isinstance(v, ast.Call) and self._built(v)) for v in values or ()
+        )
+
+    def _built(self, call: ast.Call) -> bool:
+        """A call that builds an object, never ``None``: of a class (a class of the module, or a
+        capitalised name that is no function of the module: ``SimpleNamespace``, ``Path``), or of
+        a name one of whose values is such a class (``klass = attrs.get('distclass') or
+        Distribution``)."""
+        func = call.func
+        tail = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        if self._a_class(tail):
+            return True
+        values = self.values.get(self._key(func.id, func), []) if isinstance(func, ast.Name) else []
+        return any(
+            self._a_class(v.attr if isinstance(v, ast.Attribute) else v.id)
+            for value in values
+            for v in ast.walk(value)
+            if isinstance(v, ast.Name | ast.Attribute)
+        )
+
+    def _a_class(self, name: str) -> bool:
+        return bool(name) and name not in self.functions and (name in self.class_names or name[:1].isupper())
 
     def _comprehension(
         self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp
