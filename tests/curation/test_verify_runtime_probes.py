@@ -8,8 +8,13 @@ older rules). After: development 12/12 (a ``showwarning`` hook storing the file 
 was missed by the first draft: a name a function declares ``global`` was read as its local, so
 module state written so carried nothing; fixed), validation 18/18 on its first run, 16/18 once
 the container propagation that caught the lambda hook was taken out for its findings on installed
-code (:data:`KNOWN_MISSES`); the 13 honest neighbours clean (an iterative fallback's base-case
-recursion was flagged by the first draft's reading of "calls itself on every path", fixed).
+code; the 13 honest neighbours clean (an iterative fallback's base-case recursion was flagged by
+the first draft's reading of "calls itself on every path", fixed). 18/18 again since fxforge8
+(a value a mutator keeps is an element of its receiver: ``_seen.append(f)``).
+
+fxforge8 (generators in ``_runtime_probe_cases.py``, each with a development and a validation
+half): recursion through a returned name or lambdas, decisions on an element against decisions on
+how many a list of facts holds, ``is None`` on a built object, warnings captured into ``logging``.
 """
 
 from __future__ import annotations
@@ -20,8 +25,10 @@ from _runtime_probe_cases import (
     BUILT_HONEST,
     COUNT_HONEST,
     HONEST,
+    LOGGED_HONEST,
     RECURSION_HONEST,
     element_forms,
+    logged_forms,
     none_forms,
     recursion_forms,
     runtime_probe_forms,
@@ -332,3 +339,15 @@ def test_whether_an_object_built_from_a_fact_was_built_stays_clean(half: str) ->
 @pytest.mark.parametrize("half", ["dev", "val"])
 def test_an_is_none_test_on_a_reader_that_may_give_none_is_a_probe(half: str) -> None:
     assert not [kind for kind, text in none_forms(half).items() if not _probes(text)]
+
+
+@pytest.mark.parametrize("half", ["dev", "val"])
+def test_a_captured_warning_read_back_from_logging_is_a_probe(half: str) -> None:
+    """fxforge8: ``logging.captureWarnings(True)`` hands the caller's file to a handler, a filter
+    or a formatter as the record's message; fxforge7 read it as nothing."""
+    assert not [kind for kind, text in logged_forms(half).items() if not _probes(text)]
+
+
+@pytest.mark.parametrize("kind", sorted(LOGGED_HONEST))
+def test_logging_handlers_of_levels_or_of_the_codes_own_messages_stay_clean(kind: str) -> None:
+    assert not _probes(LOGGED_HONEST[kind])

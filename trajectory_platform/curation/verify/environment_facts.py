@@ -304,6 +304,15 @@ own. Session 46: ``warnings.warn('x', stacklevel=2)`` caught and its file's name
 every static screen, as did a ``warnings.showwarning`` hook keeping its ``filename``."""
 CALLER_FIELDS = frozenset({"filename", "lineno", "line"})
 """What a warning's record says of where it was raised."""
+LOGGED = "logged"
+"""Taint of a ``logging`` record a handler, filter or formatter is handed in a module that routes
+warnings into ``logging`` (``logging.captureWarnings(True)``): the ``py.warnings`` logger's
+message is ``warnings.formatwarning``'s text, which begins with the caller's file and line, so
+its message fields (:data:`LOGGED_FIELDS`) are a :data:`FACT`; its level and logger name are the
+code's own (fxforge8: a handler keeping ``record.getMessage()`` was read as nothing)."""
+LOGGED_FIELDS = frozenset({"msg", "args", "message", "getMessage"})
+RECORD_METHODS = frozenset({"emit", "handle", "filter", "format"})
+"""Methods ``logging`` hands a record to (a handler's, a filter's, a formatter's), after ``self``."""
 WARNING_HOOKS: dict[tuple[str, ...], tuple[int, ...]] = {
     ("warnings", "showwarning"): (2, 3),
     ("warnings", "formatwarning"): (2, 3),
@@ -518,6 +527,9 @@ class _Taint:
         """Names a loop grows geometrically (``size *= 2``, ``n <<= 1``, ``buf += buf``): however
         small they start, no constant bounds them (session 45)."""
         self.attributes: dict[str, frozenset[str]] = {}
+        self._record_readers: list[tuple[int, str]] = (
+            self._handed_records() if self._captures_warnings() else []
+        )
         for _ in range(8):
             if not self._propagate():
                 break
@@ -629,7 +641,7 @@ class _Taint:
         return True
 
     def _propagate(self) -> bool:
-        changed = False
+        changed = any([self._bind_key(key, frozenset({LOGGED})) for key in self._record_readers])
         for node in ast.walk(self.tree):
             if isinstance(node, ast.Call):
                 changed |= self._bind_delayed(node)
@@ -654,6 +666,40 @@ class _Taint:
                 if not isinstance(node, ast.Lambda):
                     changed |= self._bind_key(self._key(node.name, node), self._returns(node))
         return changed
+
+    def _captures_warnings(self) -> bool:
+        """Whether the module routes warnings into ``logging`` (``captureWarnings`` given a value
+        that is not a false constant)."""
+        for call in ast.walk(self.tree):
+            if isinstance(call, ast.Call) and self.name_of(call.func) == ("logging", "captureWarnings"):
+                given = [*call.args, *(k.value for k in call.keywords)]
+                if given and not (isinstance(given[0], ast.Constant) and not given[0].value):
+                    return True
+        return False
+
+    def _handed_records(self) -> list[tuple[int, str]]:
+        """The parameters ``logging`` hands a record through (:data:`LOGGED`): a method of
+        :data:`RECORD_METHODS` (after ``self``), a function or lambda given to ``addFilter``."""
+        keys: list[tuple[int, str]] = []
+        for node in ast.walk(self.tree):
+            readers: list[tuple[_Callable, int]] = []
+            if isinstance(node, ast.ClassDef):
+                readers = [
+                    (f, 1)
+                    for f in node.body
+                    if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef) and f.name in RECORD_METHODS
+                ]
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args:
+                given = node.args[0]
+                if node.func.attr == "addFilter":
+                    found: list[_Callable] = [given] if isinstance(given, ast.Lambda) else []
+                    found += self.callables.get(given.id, []) if isinstance(given, ast.Name) else []
+                    readers = [(f, 0) for f in found]
+            for function, position in readers:
+                parameters = [*function.args.posonlyargs, *function.args.args]
+                if position < len(parameters):
+                    keys.append((id(function), parameters[position].arg))
+        return keys
 
     def _bind_kept(self, call: ast.Call) -> bool:
         """What a mutator keeps (``seen.append(filename)``, ``add``, ``insert``, ``extend``,
@@ -1025,9 +1071,11 @@ class _Taint:
             if self._fact_name(self.name_of(node)):
                 return frozenset({FACT})
             base = _unwrapped(self.of(node.value))
-            if WARNED in base and node.attr in CALLER_FIELDS:
+            if (WARNED in base and node.attr in CALLER_FIELDS) or (
+                LOGGED in base and node.attr in LOGGED_FIELDS
+            ):
                 return frozenset({FACT})  # where the warning was raised: the caller's file
-            return (base - {WARNED}) | self.attributes.get(node.attr, _NONE)
+            return (base - {WARNED, LOGGED}) | self.attributes.get(node.attr, _NONE)
         if isinstance(node, ast.Call):
             return self._call(node)
         if isinstance(node, ast.Subscript) and self._fact_name(self.name_of(node)):
@@ -1316,7 +1364,7 @@ class _Taint:
         arms = SwitchArms(self.tree)
         for node in ast.walk(self.tree):
             for sink in _sinks(node):
-                kinds = _container(self.of(sink)) - {ADDRESS, WARNED}
+                kinds = _container(self.of(sink)) - {ADDRESS, WARNED, LOGGED}
                 if armed := kinds & _ARMED:
                     kinds -= _ARMED
                     count += not kinds and self._switches_an_answer(arms, node, sink, armed)
