@@ -351,3 +351,23 @@ def test_a_captured_warning_read_back_from_logging_is_a_probe(half: str) -> None
 @pytest.mark.parametrize("kind", sorted(LOGGED_HONEST))
 def test_logging_handlers_of_levels_or_of_the_codes_own_messages_stay_clean(kind: str) -> None:
     assert not _probes(LOGGED_HONEST[kind])
+
+
+@pytest.mark.parametrize(
+    "count",
+    [
+        "len({os.environ.get('USER'), 'root'}) == 1",
+        "len({os.environ.get('USER') for _ in range(2)} | {'root'}) == 1",
+        "len(set([os.environ.get('USER'), 'root'])) == 1",
+        "len({os.environ.get('USER'): 1, 'root': 2}) == 1",
+        "len({os.environ.get('USER'): 1 for _ in range(2)}.keys() | {'root'}) == 1",
+        "len([*os.environ]) > 15",
+        "len((*os.environ, 'x')) > 15",
+    ],
+)
+def test_a_count_that_depends_on_what_the_elements_are_is_a_probe(count: str) -> None:
+    """A set or a dict's keys drop equal elements, and a spread is as long as what it spreads:
+    their length reads the elements (``len({os.environ.get('USER'), 'root'}) == 1`` is the user;
+    ``[*os.environ]`` the environment's size), unlike a list's. Each passed on main and was lost by
+    the first draft of :data:`HELD` (fxforge8), which read every display's length as its own."""
+    assert _probes(f"import os\n\n\ndef add(a, b):\n    return a + b if {count} else a - b\n")

@@ -715,6 +715,7 @@ class _Taint:
         for value in given:
             found = self.of(value)
             kinds |= _held(found) | (_container(found) if func.attr in _MERGERS else _NONE)
+            kinds |= _unwrapped(found) if func.attr == "add" else _NONE  # a set keeps one of equals
         return self._bind(func.value, kinds) if kinds else False
 
     def _records_warnings(self, context: ast.expr) -> frozenset[str]:
@@ -1087,7 +1088,7 @@ class _Taint:
         if isinstance(node, ast.Compare) and self._asks_if_built(node):
             return _NONE
         if isinstance(node, ast.List | ast.Tuple | ast.Set | ast.Dict):
-            return _held(frozenset().union(*(self.of(child) for child in ast.iter_child_nodes(node))))
+            return self._display(node)
         if isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
             return self._comprehension(node)
         kinds = _NONE
@@ -1149,6 +1150,22 @@ class _Taint:
     def _a_class(self, name: str) -> bool:
         return bool(name) and name not in self.functions and (name in self.class_names or name[:1].isupper())
 
+    def _display(self, node: ast.List | ast.Tuple | ast.Set | ast.Dict) -> frozenset[str]:
+        """A display's elements carry what they are given (:data:`HELD`); its length is its own
+        but where a set or a dict's keys keep equal elements once (its length reads them) or a
+        spread gives it the length of what it spreads (``[*os.environ]``)."""
+        keyed: list[ast.expr | None] = list(node.keys) if isinstance(node, ast.Dict) else []
+        keyed += node.elts if isinstance(node, ast.Set) else []
+        kinds = _NONE
+        for child in ast.iter_child_nodes(node):
+            found = self.of(child.value) if isinstance(child, ast.Starred) else self.of(child)
+            kinds |= _held(found)
+            if isinstance(child, ast.Starred):
+                kinds |= _container(found)
+            elif any(child is key for key in keyed):
+                kinds |= _unwrapped(found)
+        return kinds
+
     def _comprehension(
         self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp
     ) -> frozenset[str]:
@@ -1156,6 +1173,8 @@ class _Taint:
         container, what its length depends on: the length of what it iterates, and its filters."""
         parts = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
         kinds = _held(frozenset().union(*(self.of(part) for part in parts)))
+        if isinstance(node, ast.SetComp | ast.DictComp):  # equal elements (keys) kept once
+            kinds |= _unwrapped(self.of(node.key if isinstance(node, ast.DictComp) else node.elt))
         for generator in node.generators:
             kinds |= _container(self.of(generator.iter))
             kinds |= frozenset().union(*(_unwrapped(self.of(test)) for test in generator.ifs))
@@ -1697,13 +1716,15 @@ def _as_given(kinds: frozenset[str]) -> frozenset[str]:
 _ARGUMENT_TAINT: Mapping[tuple[str, ...], Callable[[frozenset[str]], frozenset[str]]] = {
     **dict.fromkeys([("len",), ("bool",)], _container),
     **dict.fromkeys(
-        [("list",), ("tuple",), ("set",), ("frozenset",), ("sorted",), ("reversed",), ("iter",), ("dict",)],
+        [("list",), ("tuple",), ("sorted",), ("reversed",), ("iter",)],
         _as_given,
     ),
+    **dict.fromkeys([("set",), ("frozenset",), ("dict",)], lambda kinds: kinds | _unwrapped(kinds)),
 }
 """What a builtin's result takes of an argument's taint: a count (``len``, ``bool``) the container's
-own, a container of the same elements (``list``, ``sorted``...) all of it; any other builtin reads
-the elements (:func:`_unwrapped`: ``max(rw)``, ``str(rw)``)."""
+own, a container of the same elements (``list``, ``sorted``...) all of it, a set or a dict of them
+its elements as its own too (equal ones are kept once, so its length reads them); any other builtin
+reads the elements (:func:`_unwrapped`: ``max(rw)``, ``str(rw)``)."""
 
 
 def _grows(node: ast.AugAssign) -> bool:
