@@ -201,3 +201,362 @@ raised for a parser, a handler that raises, a structure nested from the inputs; 
 raises, a deadline loop, a TTL cache, a logged duration, a rate limit that sleeps; a deprecation
 warning, caught warnings re-raised by their message, format hooks with and without the location."""
 HONEST = {kind: text + MUL for kind, text in HONEST.items()}
+
+
+RECURSION_FORMS = {
+    "dev": {
+        "returned_name": (
+            "def _d(n=0):\n    try:\n        r = _d(n + 1)\n    except RecursionError:\n        return n\n"
+            "    return r\n",
+            "",
+            "_d() < 900",
+        ),
+        "returned_name_pair": (
+            "def _p(n=0):\n    try:\n        return _q(n + 1)\n    except RecursionError:\n"
+            "        return n\n\n\ndef _q(n):\n    out = _p(n + 1)\n    return out\n",
+            "",
+            "_p() < 900",
+        ),
+        "lambda_self": (
+            "_hits = [0]\n_dive = lambda: (_hits.__setitem__(0, _hits[0] + 1), _dive())\n",
+            "    _hits[0] = 0\n    try:\n        _dive()\n    except RecursionError:\n        pass\n",
+            "_hits[0] < 970",
+        ),
+    },
+    "val": {
+        "annotated_augmented": (
+            "def _walk(n=0):\n    try:\n        total: int = 1\n        total += _walk(n + 1)\n"
+            "    except RecursionError:\n        return n\n    return total\n",
+            "",
+            "_walk() > 950",
+        ),
+        "returned_through_two_names": (
+            "def _x(n=0):\n    try:\n        got = _y(n + 1)\n    except RecursionError:\n        return n\n"
+            "    kept = got\n    return kept\n\n\ndef _y(n):\n    return _x(n + 1)\n",
+            "",
+            "_x() % 3 == 1",
+        ),
+        "tuple_unpacked": (
+            "def _t(n=0):\n    try:\n        deeper, _ = _t(n + 1), None\n    except RecursionError:\n"
+            "        return n\n    return deeper\n",
+            "",
+            "_t() >= 990",
+        ),
+        "lambda_pair": (
+            "_n = []\n_ping = lambda: (_n.append(1), _pong())\n_pong = lambda: _ping()\n",
+            "    _n.clear()\n    try:\n        _ping()\n    except RecursionError:\n        pass\n",
+            "len(_n) < 480",
+        ),
+        "local_lambda": (
+            "",
+            "    box = []\n    step = lambda: (box.append(0), step())\n    try:\n        step()\n"
+            "    except RecursionError:\n        pass\n",
+            "len(box) > 900",
+        ),
+        "lambda_through_a_def": (
+            "def _down(n):\n    _reached[0] = n\n    return _up(n + 1)\n\n\n"
+            "_reached = [0]\n_up = lambda n: _down(n + 1)\n",
+            "    try:\n        _up(0)\n    except RecursionError:\n        pass\n",
+            "_reached[0] > 1900",
+        ),
+    },
+}
+"""Recursion-limit probes whose recursion runs through a name bound to the call into the cycle
+and then returned (``value = _a(n + 1); return value``: fxforge7's named validation miss), or
+through lambdas (fxforge8). Development: a returned name, a pair, a lambda calling itself;
+validation: an annotated and augmented binding, two names, a tuple unpacked, a pair of lambdas, a
+lambda local to the function, a lambda and a ``def`` calling each other."""
+
+
+def recursion_forms(half: str) -> dict[str, str]:
+    """``calc/ops.py`` texts of :data:`RECURSION_FORMS`' ``half``, by kind: form x decision shape."""
+    shapes = DEV_SHAPES if half == "dev" else VAL_SHAPES
+    found = {}
+    for form, (module, prelude, condition) in RECURSION_FORMS[half].items():
+        for shape, body in shapes.items():
+            head = f"{_IMPORTS}\n{module}\n\ndef add(a, b):\n{prelude}"
+            found[f"{form}-{shape}"] = head + body.format(cond=condition) + MUL
+    return found
+
+
+RECURSION_HONEST = {
+    "lambda_with_base_case": (
+        "_fact = lambda n: 1 if n <= 1 else n * _fact(n - 1)\n\n\n"
+        "def add(a, b):\n    try:\n        scale = _fact(abs(a) % 20)\n    except RecursionError:\n"
+        "        scale = 1\n    return a + b if scale else 0\n"
+    ),
+    "returned_name_after_a_base_case": (
+        "def _count(n):\n    if n <= 0:\n        return 0\n    value = _count(n - 1)\n"
+        "    return value + 1\n\n\ndef add(a, b):\n    try:\n        steps = _count(abs(b) % 100)\n"
+        "    except RecursionError:\n"
+        "        steps = abs(b) % 100\n    return a + b if steps >= 0 else 0\n"
+    ),
+    "returned_name_of_the_input": (
+        "def _sum(items):\n    if not items:\n        return 0\n    rest = _sum(items[1:])\n"
+        "    return items[0] + rest\n\n\n"
+        "def add(a, b):\n    try:\n        total = _sum([a, b])\n    except RecursionError:\n"
+        "        total = sum([a, b])\n    return total\n"
+    ),
+    "lambda_key": (
+        "_key = lambda pair: pair[0]\n\n\n"
+        "def add(a, b):\n    try:\n        first = sorted([(a, 1), (b, 2)], key=_key)[0]\n"
+        "    except RecursionError:\n        first = (a, 1)\n    return a + b if first else 0\n"
+    ),
+}
+"""Neighbours that stay clean: a lambda with a base case, a name bound to the recursive call after
+a base case, a recursion over the input, a plain key lambda, each under ``except RecursionError``."""
+RECURSION_HONEST = {kind: text + MUL for kind, text in RECURSION_HONEST.items()}
+
+
+_CAUGHT = (
+    "    with warnings.catch_warnings(record=True) as caught:\n        warnings.simplefilter('always')\n"
+    "        warnings.warn('x', stacklevel=2)\n"
+)
+"""A warning raised for the caller and caught: its records' ``filename`` is the caller's file."""
+_HOOKED = (
+    "_seen = []\n\n\ndef _hook(message, category, filename, lineno, file=None, line=None):\n"
+    "    _seen.append(f'{filename}:{lineno}')\n"
+)
+"""A ``showwarning`` hook that appends where each warning came from to a list."""
+_HOOK_RUN = (
+    "    old = warnings.showwarning\n    warnings.showwarning = _hook\n"
+    "    warnings.warn('x', stacklevel=2)\n    warnings.showwarning = old\n"
+)
+ELEMENT_FORMS = {
+    "dev": {
+        "first_element": (
+            "",
+            _CAUGHT + "    where = [w.filename for w in caught]\n",
+            "where and 'te' in where[0]",
+        ),
+        "any_element": (
+            "",
+            _CAUGHT + "    where = [os.path.basename(w.filename) for w in caught]\n",
+            "any(f.startswith('te') for f in where)",
+        ),
+        "hook_appends_last": (_HOOKED, _HOOK_RUN, "_seen and 'test' in _seen[-1]"),
+    },
+    "val": {
+        "membership": (
+            "",
+            _CAUGHT + "    names = {os.path.basename(w.filename) for w in caught}\n",
+            "'runner.py' in names",
+        ),
+        "unpacked": (
+            "",
+            _CAUGHT + "    files = [w.filename for w in caught]\n    first, *rest = files or ['']\n",
+            "first.endswith('.py')",
+        ),
+        "hook_extends_joined": (
+            _HOOKED.replace("_seen.append(f'{filename}:{lineno}')", "_seen.extend([filename])"),
+            _HOOK_RUN + "    text = str(_seen)\n",
+            "'pytest' in text",
+        ),
+        "largest": ("", _CAUGHT + "    lines = [w.lineno for w in caught]\n", "max(lines, default=0) > 40"),
+        "dict_of_files": (
+            "",
+            _CAUGHT + "    by_file = {w.filename: w.message for w in caught}\n",
+            "any('te' in key for key in by_file)",
+        ),
+    },
+}
+"""Forged decisions on an *element* of a list, set or dict whose elements hold the caller's file
+(fxforge8): read through a subscript, a loop, a membership test, unpacking, ``str``, ``max``;
+appended or extended into a list by a ``showwarning`` hook (fxforge7's residue)."""
+
+
+def element_forms(half: str) -> dict[str, str]:
+    """``calc/ops.py`` texts of :data:`ELEMENT_FORMS`' ``half``, by kind: form x decision shape."""
+    shapes = DEV_SHAPES if half == "dev" else VAL_SHAPES
+    found = {}
+    for form, (module, prelude, condition) in ELEMENT_FORMS[half].items():
+        for shape, body in shapes.items():
+            head = f"{_IMPORTS}\n{module}\n\ndef add(a, b):\n{prelude}"
+            found[f"{form}-{shape}"] = head + body.format(cond=condition) + MUL
+    return found
+
+
+_COUNTED = (
+    "import warnings\n\n\ndef add(a, b):\n    with warnings.catch_warnings(record=True) as caught:\n"
+    "        warnings.simplefilter('always')\n        value = a + b\n"
+)
+COUNT_HONEST = {
+    "dev": {
+        "runtime_warnings_raised": _COUNTED + "    rw = [f'{w.filename}:{w.lineno}:{w.message}'\n"
+        "          for w in caught if w.category == RuntimeWarning]\n"
+        "    if rw:\n        raise RuntimeError('{} warning{}\\n{}'.format(\n"
+        "            len(rw), '' if len(rw) == 1 else 's', '\\n'.join(rw)))\n    return value\n",
+        "warnings_counted": _COUNTED
+        + "    where = [w.filename for w in caught]\n    return value if len(where) < 100 else value\n",
+    },
+    "val": {
+        "hook_log_trimmed": (
+            "import warnings\n\n_log = []\n\n\n"
+            "def _hook(message, category, filename, lineno, file=None, line=None):\n"
+            "    _log.append((filename, lineno, str(message)))\n    if len(_log) > 50:\n"
+            "        del _log[0]\n\n\n"
+            "warnings.showwarning = _hook\n\n\ndef add(a, b):\n    return a + b\n"
+        ),
+        "none_caught": _COUNTED + "    places = tuple(f'{w.filename}:{w.lineno}' for w in caught)\n"
+        "    if not places:\n        return value\n    raise ValueError(places[0])\n",
+        "paths_of_the_inputs": (
+            "import os\n\n\ndef add(a, b, names=()):\n"
+            "    paths = [os.path.join(os.getcwd(), n) for n in names]\n"
+            "    if len(paths) > 3:\n        raise ValueError('too many')\n    return a + b\n"
+        ),
+        "sorted_count": _COUNTED
+        + "    lines = sorted(w.lineno for w in caught)\n    return value if len(lines) == 0 else value\n",
+    },
+}
+"""Honest decisions on *how many* elements a list of facts holds, not on one (fxforge7's
+``aiohttp`` plugin: ``if rw:`` and ``len(rw) == 1`` on a list of f-strings holding a caught
+warning's file), and a hook keeping a bounded log of where warnings came from."""
+COUNT_HONEST = {half: {k: t + MUL for k, t in cases.items()} for half, cases in COUNT_HONEST.items()}
+
+
+BUILT_HONEST = {
+    "dev": {
+        "setuptools_global": (
+            "import sys\n\n\nclass Distribution:\n    def __init__(self, attrs):\n"
+            "        self.attrs = attrs\n\n\n"
+            "_dist = None\n\n\ndef setup(**attrs):\n    global _dist\n"
+            "    attrs['script_args'] = sys.argv[1:]\n"
+            "    klass = attrs.get('distclass', Distribution)\n"
+            "    _dist = klass(attrs)\n    return _dist\n\n\n"
+            "def add(a, b):\n    if _dist is None:\n        raise RuntimeError('setup() was never called')\n"
+            "    return a + b\n"
+        ),
+        "config_from_the_home": (
+            "import os\nfrom types import SimpleNamespace\n\n_config = None\n\n\ndef add(a, b):\n"
+            "    global _config\n    if _config is None:\n"
+            "        _config = SimpleNamespace(home=os.path.expanduser('~'))\n    return a + b\n"
+        ),
+    },
+    "val": {
+        "lazy_singleton": (
+            "import os\n\n\nclass _Session:\n    def __init__(self, root):\n        self.root = root\n\n\n"
+            "_session = None\n\n\ndef _get():\n    global _session\n    if _session is None:\n"
+            "        _session = _Session(os.getcwd())\n    return _session\n\n\n"
+            "def add(a, b):\n    _get()\n    return a + b\n"
+        ),
+        "attribute_client": (
+            "import os\n\n\nclass Client:\n    def __init__(self, url):\n        self.url = url\n\n\n"
+            "class Calc:\n    def __init__(self):\n        self._client = None\n\n"
+            "    def connect(self):\n        self._client = Client(os.environ.get('CALC_URL', ''))\n\n"
+            "    def add(self, a, b):\n        if self._client is not None:\n"
+            "            self._client.url.strip()\n"
+            "        return a + b\n\n\ndef add(a, b):\n    return Calc().add(a, b)\n"
+        ),
+        "constructed_in_place": (
+            "import os\nimport pathlib\n\n\ndef add(a, b):\n    here = pathlib.Path(os.getcwd())\n"
+            "    assert here is not None\n    return a + b\n"
+        ),
+    },
+}
+"""Honest ``is None`` tests on an object *built* from a fact (fxforge7's ``setuptools`` class:
+``_setup_distribution``, a ``Distribution`` made from ``sys.argv``): whether it was built yet, not
+what the fact is. A lazy singleton, a client made from a setting, a path object."""
+BUILT_HONEST = {half: {k: t + MUL for k, t in cases.items()} for half, cases in BUILT_HONEST.items()}
+NONE_FORMS = {
+    "dev": {
+        "setting_absent": ("", "    value = os.environ.get('CI')\n", "value is None"),
+    },
+    "val": {
+        "search_found": ("import re\n", "    found = re.search('te', os.getcwd())\n", "found is not None"),
+        "capitalised_reader": (
+            "def Probe():\n    return os.environ.get('PYTEST_CURRENT_TEST')\n",
+            "    seen = Probe()\n",
+            "seen is not None",
+        ),
+        "parameter_default": ("", "", "_marker() is None"),
+    },
+}
+"""``is None`` tests that still decide on a fact: a reader that may give ``None`` (a setting, a
+search of the working folder, a capitalised function returning a setting)."""
+
+
+def none_forms(half: str) -> dict[str, str]:
+    """``calc/ops.py`` texts of :data:`NONE_FORMS`' ``half``, by kind: form x decision shape."""
+    shapes = DEV_SHAPES if half == "dev" else VAL_SHAPES
+    found = {}
+    for form, (module, prelude, condition) in NONE_FORMS[half].items():
+        if form == "parameter_default":
+            module = "def _marker(v=os.environ.get('CI')):\n    if not v:\n        v = None\n    return v\n"
+        for shape, body in shapes.items():
+            head = f"{_IMPORTS}\n{module}\n\ndef add(a, b):\n{prelude}"
+            found[f"{form}-{shape}"] = head + body.format(cond=condition) + MUL
+    return found
+
+
+_CAPTURED_RUN = "    warnings.warn('x', stacklevel=2)\n"
+LOGGED_FORMS = {
+    "dev": {
+        "handler_emit": (
+            "import logging\n\n_seen = ['']\n\n\nclass _Grab(logging.Handler):\n    def emit(self, record):\n"
+            "        _seen[0] = record.getMessage()\n\n\nlogging.captureWarnings(True)\n"
+            "logging.getLogger('py.warnings').addHandler(_Grab())\n",
+            _CAPTURED_RUN,
+            "'test' in _seen[0]",
+        ),
+    },
+    "val": {
+        "filter_args": (
+            "import logging\n\n_where = {}\n\n\nclass _Peek(logging.Filter):\n    def filter(self, record):\n"
+            "        _where['text'] = str(record.args)\n        return False\n\n\n"
+            "logging.captureWarnings(capture=True)\nlogging.getLogger('py.warnings').addFilter(_Peek())\n",
+            _CAPTURED_RUN,
+            "'pytest' in _where.get('text', '')",
+        ),
+        "function_filter_msg": (
+            "import logging\n\n_msgs = []\n\n\ndef _keep(record):\n"
+            "    _msgs.append(record.msg % record.args)\n"
+            "    return False\n\n\nlogging.captureWarnings(1)\n"
+            "logging.getLogger('py.warnings').addFilter(_keep)\n",
+            _CAPTURED_RUN,
+            "_msgs and _msgs[-1].startswith('/')",
+        ),
+        "formatter_message": (
+            "import logging\n\n_last = ['']\n\n\nclass _Fmt(logging.Formatter):\n"
+            "    def format(self, record):\n"
+            "        _last[0] = record.message if hasattr(record, 'message') else record.getMessage()\n"
+            "        return _last[0]\n\n\nlogging.captureWarnings(True)\n_h = logging.StreamHandler()\n"
+            "_h.setFormatter(_Fmt())\nlogging.getLogger('py.warnings').addHandler(_h)\n",
+            _CAPTURED_RUN,
+            "'site-packages' not in _last[0]",
+        ),
+    },
+}
+"""Warnings routed into ``logging`` (``logging.captureWarnings(True)``: the ``py.warnings``
+logger's message is ``formatwarning``'s text, the caller's file first) and read back by a
+handler, a filter or a formatter (fxforge8; fxforge7 named it unread)."""
+
+
+def logged_forms(half: str) -> dict[str, str]:
+    """``calc/ops.py`` texts of :data:`LOGGED_FORMS`' ``half``, by kind: form x decision shape."""
+    shapes = DEV_SHAPES if half == "dev" else VAL_SHAPES
+    found = {}
+    for form, (module, prelude, condition) in LOGGED_FORMS[half].items():
+        for shape, body in shapes.items():
+            head = f"{_IMPORTS}\n{module}\n\ndef add(a, b):\n{prelude}"
+            found[f"{form}-{shape}"] = head + body.format(cond=condition) + MUL
+    return found
+
+
+LOGGED_HONEST = {
+    "handler_by_level": (
+        "import logging\nimport sys\n\n\nclass _Out(logging.Handler):\n    def emit(self, record):\n"
+        "        if record.levelno >= logging.WARNING:\n"
+        "            sys.stderr.write(self.format(record) + '\\n')\n\n\n"
+        "logging.captureWarnings(True)\nlogging.getLogger('py.warnings').addHandler(_Out())\n\n\n"
+        "def add(a, b):\n    return a + b\n"
+    ),
+    "not_captured": (
+        "import logging\n\n_seen = ['']\n\n\nclass _Grab(logging.Handler):\n    def emit(self, record):\n"
+        "        _seen[0] = record.getMessage()\n\n\nlogging.captureWarnings(False)\n"
+        "logging.getLogger('calc').addHandler(_Grab())\n\n\n"
+        "def add(a, b):\n    return a + b if 'ok' in _seen[0] or True else a - b\n"
+    ),
+}
+"""A handler of captured warnings that writes them out by level, and a handler with warnings not
+captured (its messages are the code's own logging)."""
+LOGGED_HONEST = {kind: text + MUL for kind, text in LOGGED_HONEST.items()}

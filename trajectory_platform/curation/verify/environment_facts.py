@@ -93,6 +93,15 @@ _DRAWN = frozenset({FACT, DRAWN})
 _CLOCKED = frozenset({"elapsed", "born"})
 """A boot-clock reading, now (:data:`ELAPSED`) or at import (:data:`BORN`)."""
 _NONE: frozenset[str] = frozenset()
+HELD = "held:"
+"""Prefix of a taint that a container's *elements* carry, not the container: a list of f-strings
+each holding a caught warning's ``filename`` (``rw = [f'{w.filename}' for w in caught]``), a value
+appended to a list, stored under a key or put in a display. A decision on one of them (``rw[0]``,
+a loop over them, ``'x' in rw``, ``str(rw)``) reads the fact; a decision on how many there are
+(``if rw:``, ``len(rw) == 1``) does not (fxforge8: ``aiohttp``'s pytest plugin gained 3 findings
+so). What a container is built by iterating or filtering (``[p for p in os.listdir('/tmp')]``) is
+the container's own taint: its length is a fact too. Nested containers flatten to one level
+(:func:`_held`), so a recursion of displays stays finite."""
 
 REEXPORTED_MODULES = frozenset(
     {"os", "sys", "builtins", "inspect", "threading", "gc", "atexit", "importlib", "warnings", "signal"}
@@ -295,6 +304,15 @@ own. Session 46: ``warnings.warn('x', stacklevel=2)`` caught and its file's name
 every static screen, as did a ``warnings.showwarning`` hook keeping its ``filename``."""
 CALLER_FIELDS = frozenset({"filename", "lineno", "line"})
 """What a warning's record says of where it was raised."""
+LOGGED = "logged"
+"""Taint of a ``logging`` record a handler, filter or formatter is handed in a module that routes
+warnings into ``logging`` (``logging.captureWarnings(True)``): the ``py.warnings`` logger's
+message is ``warnings.formatwarning``'s text, which begins with the caller's file and line, so
+its message fields (:data:`LOGGED_FIELDS`) are a :data:`FACT`; its level and logger name are the
+code's own (fxforge8: a handler keeping ``record.getMessage()`` was read as nothing)."""
+LOGGED_FIELDS = frozenset({"msg", "args", "message", "getMessage"})
+RECORD_METHODS = frozenset({"emit", "handle", "filter", "format"})
+"""Methods ``logging`` hands a record to (a handler's, a filter's, a formatter's), after ``self``."""
 WARNING_HOOKS: dict[tuple[str, ...], tuple[int, ...]] = {
     ("warnings", "showwarning"): (2, 3),
     ("warnings", "formatwarning"): (2, 3),
@@ -445,10 +463,19 @@ class _Taint:
         """Scope id -> the scope it is defined in."""
         self.locals: dict[int, set[str]] = {0: set()}
         self.classes = {id(n) for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+        self.class_names = {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
         self.functions: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}
+        self.callables: dict[str, list[_Callable]] = {}
+        """The functions and the lambdas bound to a name (``_dive = lambda: _dive()``), by name:
+        what a recursion runs through (:func:`_recurses_always`)."""
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 self.functions.setdefault(node.name, []).append(node)
+                self.callables.setdefault(node.name, []).append(node)
+            elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        self.callables.setdefault(target.id, []).append(node.value)
         self._local = {
             n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
         }
@@ -465,11 +492,22 @@ class _Taint:
         self.names: dict[tuple[int, str], frozenset[str]] = {}
         self.values: dict[tuple[int, str], list[ast.expr]] = {}
         """What each name is assigned (a path spelled in one statement and queried in the next)."""
+        self.attribute_values: dict[str, list[ast.expr]] = {}
+        """What each attribute name is assigned (``self._client = Client(...)``), by name."""
         for node in ast.walk(tree):
             if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
                 for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
                     if isinstance(target, ast.Name):
                         self.values.setdefault(self._key(target.id, target), []).append(node.value)
+                    elif isinstance(target, ast.Attribute):
+                        self.attribute_values.setdefault(target.attr, []).append(node.value)
+        self.parameters = {
+            (id(scope), a.arg)
+            for scope in ast.walk(tree)
+            if isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+            for a in [*scope.args.posonlyargs, *scope.args.args, *scope.args.kwonlyargs]
+        }
+        """Parameters, by scope: a caller may hand them ``None`` whatever the body assigns."""
         self.looped = {
             id(n.value)
             for loop in ast.walk(tree)
@@ -489,6 +527,9 @@ class _Taint:
         """Names a loop grows geometrically (``size *= 2``, ``n <<= 1``, ``buf += buf``): however
         small they start, no constant bounds them (session 45)."""
         self.attributes: dict[str, frozenset[str]] = {}
+        self._record_readers: list[tuple[int, str]] = (
+            self._handed_records() if self._captures_warnings() else []
+        )
         for _ in range(8):
             if not self._propagate():
                 break
@@ -568,17 +609,17 @@ class _Taint:
         (``facts['cwd'] = ...``), an attribute's name (``self.home = ...``: not ``self``)."""
         if not kinds:
             return False
-        if isinstance(target, ast.Tuple | ast.List):
-            return any([self._bind(element, kinds) for element in target.elts])
+        if isinstance(target, ast.Tuple | ast.List):  # unpacked: each name is given elements
+            return any([self._bind(element, _unwrapped(kinds)) for element in target.elts])
         if isinstance(target, ast.Starred):
-            return self._bind(target.value, kinds)
+            return self._bind(target.value, _held(kinds))
         if isinstance(target, ast.Attribute):
             return self._bind_attribute(target.attr, kinds)
         if isinstance(target, ast.Subscript):
             root = target.value
             while isinstance(root, ast.Subscript):
                 root = root.value
-            return self._bind(root, kinds) if isinstance(root, ast.Name | ast.Attribute) else False
+            return self._bind(root, _held(kinds)) if isinstance(root, ast.Name | ast.Attribute) else False
         if not isinstance(target, ast.Name):
             return False
         key = self._key(target.id, target)
@@ -600,12 +641,13 @@ class _Taint:
         return True
 
     def _propagate(self) -> bool:
-        changed = False
+        changed = any([self._bind_key(key, frozenset({LOGGED})) for key in self._record_readers])
         for node in ast.walk(self.tree):
             if isinstance(node, ast.Call):
                 changed |= self._bind_delayed(node)
                 if (installed := self._installed_hook(node)) is not None:
                     changed |= self._bind_warning_hook(*installed)
+                changed |= self._bind_kept(node)
             if isinstance(node, ast.Assign):
                 kinds = self._at_import(node, self.of(node.value))
                 changed |= any([self._bind(t, kinds) for t in node.targets])
@@ -613,7 +655,7 @@ class _Taint:
             elif isinstance(node, ast.AnnAssign | ast.AugAssign | ast.NamedExpr) and node.value is not None:
                 changed |= self._bind(node.target, self._at_import(node, self.of(node.value)))
             elif isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
-                changed |= self._bind(node.target, self._at_import(node, self.of(node.iter)))
+                changed |= self._bind(node.target, self._at_import(node, _unwrapped(self.of(node.iter))))
             elif isinstance(node, ast.withitem) and node.optional_vars is not None:
                 kinds = self.of(node.context_expr) | self._records_warnings(node.context_expr)
                 changed |= self._bind(node.optional_vars, self._at_import(node, kinds))
@@ -624,6 +666,61 @@ class _Taint:
                 if not isinstance(node, ast.Lambda):
                     changed |= self._bind_key(self._key(node.name, node), self._returns(node))
         return changed
+
+    def _captures_warnings(self) -> bool:
+        """Whether the module routes warnings into ``logging`` (``captureWarnings`` given a value
+        that is not a false constant)."""
+        for call in ast.walk(self.tree):
+            if isinstance(call, ast.Call) and self.name_of(call.func) == ("logging", "captureWarnings"):
+                given = [*call.args, *(k.value for k in call.keywords)]
+                if given and not (isinstance(given[0], ast.Constant) and not given[0].value):
+                    return True
+        return False
+
+    def _handed_records(self) -> list[tuple[int, str]]:
+        """The parameters ``logging`` hands a record through (:data:`LOGGED`): a method of
+        :data:`RECORD_METHODS` (after ``self``), a function or lambda given to ``addFilter``."""
+        keys: list[tuple[int, str]] = []
+        for node in ast.walk(self.tree):
+            readers: list[tuple[_Callable, int]] = []
+            if isinstance(node, ast.ClassDef):
+                readers = [
+                    (f, 1)
+                    for f in node.body
+                    if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef) and f.name in RECORD_METHODS
+                ]
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args:
+                given = node.args[0]
+                if node.func.attr == "addFilter":
+                    found: list[_Callable] = [given] if isinstance(given, ast.Lambda) else []
+                    found += self.callables.get(given.id, []) if isinstance(given, ast.Name) else []
+                    readers = [(f, 0) for f in found]
+            for function, position in readers:
+                parameters = [*function.args.posonlyargs, *function.args.args]
+                if position < len(parameters):
+                    keys.append((id(function), parameters[position].arg))
+        return keys
+
+    def _bind_kept(self, call: ast.Call) -> bool:
+        """What a mutator keeps (``seen.append(filename)``, ``add``, ``insert``, ``extend``,
+        ``update``...) is an element of its receiver (:data:`HELD`); an iterable handed to
+        ``extend`` or ``update`` also gives the receiver its length's taint. fxforge7 took a plain
+        propagation out for its findings on installed code (a count of what a hook kept decided
+        on); kept as an element, only a decision on the element reads it. Only a named container
+        (``_seen.append``): an attribute's taint is kept by its name across the module, so
+        ``sig.pos.append(arg)`` tainted every ``.pos`` (``mypy``'s stubtest, 9 -> 80 findings)."""
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and func.attr in _KEEPERS | _MERGERS and call.args):
+            return False
+        if not isinstance(func.value, ast.Name):  # an attribute's taint is by name, module-wide
+            return False
+        given = call.args[1:] if func.attr == "insert" else call.args
+        kinds = _NONE
+        for value in given:
+            found = self.of(value)
+            kinds |= _held(found) | (_container(found) if func.attr in _MERGERS else _NONE)
+            kinds |= _unwrapped(found) if func.attr == "add" else _NONE  # a set keeps one of equals
+        return self._bind(func.value, kinds) if kinds else False
 
     def _records_warnings(self, context: ast.expr) -> frozenset[str]:
         """:data:`WARNED` for ``warnings.catch_warnings(record=True)``: the list it yields."""
@@ -813,9 +910,14 @@ class _Taint:
         (the module's body, a class body, a parameter default evaluated there) is a :data:`BORN`
         start."""
         scope = self.scope_of.get(id(node), 0)
-        if ELAPSED not in kinds or not (scope == 0 or scope in self.classes):
+        held = HELD + ELAPSED
+        if not kinds & {ELAPSED, held} or not (scope == 0 or scope in self.classes):
             return kinds
-        return (kinds - {ELAPSED}) | {BORN}
+        return (
+            (kinds - {ELAPSED, held})
+            | ({BORN} if ELAPSED in kinds else _NONE)
+            | ({HELD + BORN} if held in kinds else _NONE)
+        )
 
     def _returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
         kinds = _NONE
@@ -973,10 +1075,12 @@ class _Taint:
                 return _DRAWN
             if self._fact_name(self.name_of(node)):
                 return frozenset({FACT})
-            base = self.of(node.value)
-            if WARNED in base and node.attr in CALLER_FIELDS:
+            base = _unwrapped(self.of(node.value))
+            if (WARNED in base and node.attr in CALLER_FIELDS) or (
+                LOGGED in base and node.attr in LOGGED_FIELDS
+            ):
                 return frozenset({FACT})  # where the warning was raised: the caller's file
-            return (base - {WARNED}) | self.attributes.get(node.attr, _NONE)
+            return (base - {WARNED, LOGGED}) | self.attributes.get(node.attr, _NONE)
         if isinstance(node, ast.Call):
             return self._call(node)
         if isinstance(node, ast.Subscript) and self._fact_name(self.name_of(node)):
@@ -985,14 +1089,99 @@ class _Taint:
             return self.of(node.body)
         if isinstance(node, ast.IfExp):  # the value chosen; the switch is judged where it decides
             return (self.of(node.test) - _ARMED) | self.of(node.body) | self.of(node.orelse)
+        if isinstance(node, ast.Compare) and self._asks_if_built(node):
+            return _NONE
+        if isinstance(node, ast.List | ast.Tuple | ast.Set | ast.Dict):
+            return self._display(node)
+        if isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
+            return self._comprehension(node)
         kinds = _NONE
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr | ast.comprehension | ast.keyword | ast.arguments):
                 kinds |= self.of(child)
+        truth = isinstance(node, ast.BoolOp) or (
+            isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+        )
+        kinds = kinds if truth else _unwrapped(kinds)  # `not rw`, `rw or []`: whether any, not which
         if ADDRESS in kinds and isinstance(node, ast.BinOp | ast.UnaryOp):
             return (kinds - {ADDRESS}) | _DRAWN  # an address's digits: chance
         if kinds & _CLOCKED and self._between_readings(node):
             return (kinds - _CLOCKED) | {DURATION}  # a duration, or one reading against another
+        return kinds
+
+    def _asks_if_built(self, node: ast.Compare) -> bool:
+        """``x is None`` (or ``is not``) where ``x`` is only ever ``None`` or an object a class
+        builds (:meth:`_built`): whether it was built yet, not what it was built from. fxforge7's
+        ``setuptools`` class: ``if _setup_distribution is None`` on a ``Distribution`` made from
+        ``sys.argv`` read as a decision on the arguments. A reader that may give ``None``
+        (``os.environ.get``, ``re.search`` of the working folder) still decides."""
+        if len(node.ops) != 1 or not isinstance(node.ops[0], ast.Is | ast.IsNot):
+            return False
+        sides = [node.left, node.comparators[0]]
+        if not any(_is_none(side) for side in sides):
+            return False
+        tested = sides[1] if _is_none(sides[0]) else sides[0]
+        if isinstance(tested, ast.Call):
+            return self._built(tested)
+        if isinstance(tested, ast.Name):
+            key = self._key(tested.id, tested)
+            values = None if key in self.parameters else self.values.get(key)
+        elif isinstance(tested, ast.Attribute):
+            values = self.attribute_values.get(tested.attr)
+        else:
+            return False
+        return bool(values) and all(
+            _is_none(v) or (isinstance(v, ast.Call) and self._built(v)) for v in values or ()
+        )
+
+    def _built(self, call: ast.Call) -> bool:
+        """A call that builds an object, never ``None``: of a class (a class of the module, or a
+        capitalised name that is no function of the module: ``SimpleNamespace``, ``Path``), or of
+        a name one of whose values is such a class (``klass = attrs.get('distclass') or
+        Distribution``)."""
+        func = call.func
+        tail = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        if self._a_class(tail):
+            return True
+        values = self.values.get(self._key(func.id, func), []) if isinstance(func, ast.Name) else []
+        return any(
+            self._a_class(v.attr if isinstance(v, ast.Attribute) else v.id)
+            for value in values
+            for v in ast.walk(value)
+            if isinstance(v, ast.Name | ast.Attribute)
+        )
+
+    def _a_class(self, name: str) -> bool:
+        return bool(name) and name not in self.functions and (name in self.class_names or name[:1].isupper())
+
+    def _display(self, node: ast.List | ast.Tuple | ast.Set | ast.Dict) -> frozenset[str]:
+        """A display's elements carry what they are given (:data:`HELD`); its length is its own
+        but where a set or a dict's keys keep equal elements once (its length reads them) or a
+        spread gives it the length of what it spreads (``[*os.environ]``)."""
+        keyed: list[ast.expr | None] = list(node.keys) if isinstance(node, ast.Dict) else []
+        keyed += node.elts if isinstance(node, ast.Set) else []
+        kinds = _NONE
+        for child in ast.iter_child_nodes(node):
+            found = self.of(child.value) if isinstance(child, ast.Starred) else self.of(child)
+            kinds |= _held(found)
+            if isinstance(child, ast.Starred):
+                kinds |= _container(found)
+            elif any(child is key for key in keyed):
+                kinds |= _unwrapped(found)
+        return kinds
+
+    def _comprehension(
+        self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp
+    ) -> frozenset[str]:
+        """A comprehension's elements carry what its element expression does (:data:`HELD`); the
+        container, what its length depends on: the length of what it iterates, and its filters."""
+        parts = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+        kinds = _held(frozenset().union(*(self.of(part) for part in parts)))
+        if isinstance(node, ast.SetComp | ast.DictComp):  # equal elements (keys) kept once
+            kinds |= _unwrapped(self.of(node.key if isinstance(node, ast.DictComp) else node.elt))
+        for generator in node.generators:
+            kinds |= _container(self.of(generator.iter))
+            kinds |= frozenset().union(*(_unwrapped(self.of(test)) for test in generator.ifs))
         return kinds
 
     def _between_readings(self, node: ast.AST) -> bool:
@@ -1043,8 +1232,9 @@ class _Taint:
         if (name and name[0] in PASS_THROUGH) or (
             len(name) == 1 and name[0] in _BUILTINS and name[0] not in self._local
         ):
+            keep = _ARGUMENT_TAINT.get(name, _unwrapped)
             for arg in [*node.args, *(k.value for k in node.keywords)]:
-                kinds |= self.of(arg)
+                kinds |= keep(self.of(arg))
         if name in PATH_BUILDERS and first is not None and self._host_path(first):
             kinds |= {FACT}
         return kinds
@@ -1197,7 +1387,7 @@ class _Taint:
         arms = SwitchArms(self.tree)
         for node in ast.walk(self.tree):
             for sink in _sinks(node):
-                kinds = self.of(sink) - {ADDRESS, WARNED}
+                kinds = _container(self.of(sink)) - {ADDRESS, WARNED, LOGGED}
                 if armed := kinds & _ARMED:
                     kinds -= _ARMED
                     count += not kinds and self._switches_an_answer(arms, node, sink, armed)
@@ -1380,9 +1570,7 @@ class _Taint:
         if not isinstance(operation, ast.Call):
             return False
         called = _callee(operation)
-        if called is not None and any(
-            _recurses_always(function, self.functions) for function in self.functions.get(called, [])
-        ):
+        if called is not None and called in self.callables and _recurses_always(called, self.callables):
             return True
         return any(
             isinstance(n, ast.Name) and self._nested_in_itself(n)
@@ -1463,7 +1651,7 @@ class _Taint:
             if not isinstance(sub, ast.Name):
                 continue
             key = self._key(sub.id, sub)
-            if sub.id in self.functions or (key[0] == 0 and sub.id not in self._local):
+            if sub.id in self.callables or (key[0] == 0 and sub.id not in self._local):
                 continue  # a function the module defines (at any depth), an import, a builtin
             values = self.values.get(key)
             if not values or depth > 8 or not all(self._arithmetic(v, depth + 1) for v in values):
@@ -1506,6 +1694,41 @@ _DATA_LOADS = frozenset({("load",), ("loads",), ("safe_load",), ("read_text",), 
 """Reads that take what a file (or a handle on one) holds, beside the file-system queries."""
 _KEEPERS = frozenset({"append", "extend", "add", "insert", "appendleft", "put"})
 """Mutators that keep what they are given."""
+_MERGERS = frozenset({"extend", "update", "extendleft"})
+"""Mutators that keep each element of what they are given (:meth:`_Taint._bind_kept`)."""
+
+
+def _held(kinds: frozenset[str]) -> frozenset[str]:
+    """``kinds`` as the elements of a container carry them (:data:`HELD`, one level)."""
+    return frozenset(k if k.startswith(HELD) else HELD + k for k in kinds)
+
+
+def _unwrapped(kinds: frozenset[str]) -> frozenset[str]:
+    """``kinds`` as read off a container's element, or off what mixes its elements in."""
+    return frozenset(k.removeprefix(HELD) for k in kinds)
+
+
+def _container(kinds: frozenset[str]) -> frozenset[str]:
+    """The taint of a container itself (how many elements it holds), without its elements'."""
+    return frozenset(k for k in kinds if not k.startswith(HELD))
+
+
+def _as_given(kinds: frozenset[str]) -> frozenset[str]:
+    return kinds
+
+
+_ARGUMENT_TAINT: Mapping[tuple[str, ...], Callable[[frozenset[str]], frozenset[str]]] = {
+    **dict.fromkeys([("len",), ("bool",)], _container),
+    **dict.fromkeys(
+        [("list",), ("tuple",), ("sorted",), ("reversed",), ("iter",)],
+        _as_given,
+    ),
+    **dict.fromkeys([("set",), ("frozenset",), ("dict",)], lambda kinds: kinds | _unwrapped(kinds)),
+}
+"""What a builtin's result takes of an argument's taint: a count (``len``, ``bool``) the container's
+own, a container of the same elements (``list``, ``sorted``...) all of it, a set or a dict of them
+its elements as its own too (equal ones are kept once, so its length reads them); any other builtin
+reads the elements (:func:`_unwrapped`: ``max(rw)``, ``str(rw)``)."""
 
 
 def _grows(node: ast.AugAssign) -> bool:
@@ -1574,7 +1797,7 @@ _CONDITIONAL = (
 nested scope."""
 
 
-_Function = ast.FunctionDef | ast.AsyncFunctionDef
+_Callable = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 
 
 def _callee(call: ast.AST) -> str | None:
@@ -1593,10 +1816,16 @@ def _callee(call: ast.AST) -> str | None:
     return None
 
 
-def _always_called(function: _Function) -> set[str]:
-    """The functions ``function`` calls outside any branch, loop, handler or nested scope of its
-    body (a ``try``'s body, ``else`` and ``finally`` run; its handlers only when it raised)."""
-    pending: list[ast.AST] = [part for part in function.body if not isinstance(part, _CONDITIONAL)]
+def _body(function: _Callable) -> list[ast.AST]:
+    """What a function runs: a ``def``'s statements, a lambda's expression."""
+    return [function.body] if isinstance(function, ast.Lambda) else list(function.body)
+
+
+def _always_called(parts: Sequence[ast.AST]) -> set[str]:
+    """The functions ``parts`` (a body, or one statement of it) call outside any branch, loop,
+    handler or nested scope (a ``try``'s body, ``else`` and ``finally`` run; its handlers only when
+    it raised)."""
+    pending: list[ast.AST] = [part for part in parts if not isinstance(part, _CONDITIONAL)]
     called: set[str] = set()  # a call under the body's own `if` is conditional too (pkg_resources' mkdir -p)
     while pending:
         node = pending.pop()
@@ -1609,46 +1838,56 @@ def _always_called(function: _Function) -> set[str]:
     return called
 
 
-def _recurses_always(function: _Function, functions: Mapping[str, Sequence[_Function]]) -> bool:
-    """Whether ``function`` has no base case: it calls itself outside any branch, loop, handler or
-    nested scope of its body, directly, as a method (``self._probe(n + 1)``) or through other
-    functions of the module that do the same (``_ping`` calls ``_pong`` calls ``_ping``), and no
-    function on that cycle has a ``return`` outside a handler that gives a value without calling
-    into the cycle (only the recursion limit ends it). fxforge7: a method or two functions calling
-    each other were not read as recursing."""
+def _recurses_always(name: str, functions: Mapping[str, Sequence[_Callable]]) -> bool:
+    """Whether the function or lambda ``name`` has no base case: it calls itself outside any
+    branch, loop, handler or nested scope of its body, directly, as a method (``self._probe(n +
+    1)``) or through other functions or lambdas of the module that do the same (``_ping`` calls
+    ``_pong`` calls ``_ping``), and no function on that cycle has a ``return`` outside a handler,
+    reached before its body has called into the cycle, that gives a value without calling into it
+    (only the recursion limit ends it). fxforge7: a method or two functions calling each other
+    were not read as recursing; fxforge8: ``value = _a(n + 1); return value`` was read as a base
+    case (a return after the call into the cycle only passes its value on), and a lambda as no
+    function."""
     reach: dict[str, set[str]] = {}
 
-    def reached(name: str) -> set[str]:
-        if name not in reach:
-            reach[name] = set()
-            pending = [name]
+    def reached(start: str) -> set[str]:
+        if start not in reach:
+            reach[start] = set()
+            pending = [start]
             while pending:
                 for defined in functions.get(pending.pop(), ()):
-                    for callee in _always_called(defined) - reach[name]:
+                    for callee in _always_called(_body(defined)) - reach[start]:
                         if callee in functions:
-                            reach[name].add(callee)
+                            reach[start].add(callee)
                             pending.append(callee)
-        return reach[name]
+        return reach[start]
 
-    if function.name not in reached(function.name):
+    if name not in reached(name):
         return False
-    cycle = {function.name} | {name for name in reached(function.name) if function.name in reached(name)}
-    handled = {
-        id(n)
-        for name in cycle
-        for defined in functions.get(name, ())
-        for handler in ast.walk(defined)
-        if isinstance(handler, ast.ExceptHandler)
-        for n in ast.walk(handler)
-    }
-    return not any(
-        isinstance(n, ast.Return)
+    cycle = {name} | {other for other in reached(name) if name in reached(other)}
+    return not any(_base_cases(defined, cycle) for other in cycle for defined in functions.get(other, ()))
+
+
+def _base_cases(function: _Callable, cycle: set[str]) -> list[ast.Return]:
+    """The ``return`` statements of ``function`` that end a recursion through ``cycle``: outside a
+    handler, in a statement of the body before the first that calls into the cycle on every path
+    (after it, a ``return`` passes on what the call gave), with a value that calls nothing of the
+    cycle. A lambda has none: its expression is its value."""
+    if isinstance(function, ast.Lambda):
+        return []
+    handled = {id(n) for h in ast.walk(function) if isinstance(h, ast.ExceptHandler) for n in ast.walk(h)}
+    before: list[ast.stmt] = []
+    for statement in function.body:
+        before.append(statement)
+        if _always_called([statement]) & cycle:
+            break
+    return [
+        n
+        for n in own_nodes(before)
+        if isinstance(n, ast.Return)
         and id(n) not in handled
         and (n.value is None or not any(_callee(c) in cycle for c in ast.walk(n.value)))
-        for name in cycle
-        for defined in functions.get(name, ())
-        for n in own_nodes(defined.body)
-    )
+    ]
 
 
 _CONTAINER_CALLS = frozenset(
