@@ -21,6 +21,7 @@ from test_verify_cascade import scheduled_flake
 from test_verify_pool import QUIET, every_sink
 
 from trajectory_platform.curation.verify.cascade import (
+    CascadeResult,
     VerifySettings,
     parquet_batches,
     verify_batches,
@@ -56,10 +57,35 @@ def corpus() -> tuple[list[Episode], dict]:
     return episodes, lookup
 
 
-def test_verdicts_and_the_verified_table_are_the_same_for_batch_1_and_a_large_batch(tmp_path: Path) -> None:
+@dataclasses.dataclass(frozen=True)
+class Whole:
+    """:func:`corpus` as a table before verification (which adopts each episode's task identity
+    in place), then verified at once (one batch), and the calibration cache that run filled."""
+
+    traces: pa.Table
+    episodes: list[Episode]
+    lookup: dict
+    result: CascadeResult
+    calibration: Path
+
+
+@pytest.fixture(scope="module")
+def whole_run(tmp_path_factory: pytest.TempPathFactory) -> Whole:
+    """The reference both byte-for-byte tests compare against, verified once for the module (every
+    run of the corpus is deterministic, so each test rebuilding it judged the same episodes on the
+    sandbox twice); each batched run then reads the calibration cache it filled, as before."""
     episodes, lookup = corpus()
-    write_parquet(episodes_to_table(episodes), tmp_path / "traces.parquet")
-    whole = verify_episodes(episodes, lookup, config(10_000, tmp_path / "calibration"))
+    traces = episodes_to_table(episodes)
+    calibration = tmp_path_factory.mktemp("verify_batches") / "calibration"
+    whole = verify_episodes(episodes, lookup, config(10_000, calibration))
+    return Whole(traces, episodes, lookup, whole, calibration)
+
+
+def test_verdicts_and_the_verified_table_are_the_same_for_batch_1_and_a_large_batch(
+    tmp_path: Path, whole_run: Whole
+) -> None:
+    episodes, lookup, whole = whole_run.episodes, whole_run.lookup, whole_run.result
+    write_parquet(whole_run.traces, tmp_path / "traces.parquet")
     write_parquet(verdicts_table(whole), tmp_path / "whole.parquet")
     write_parquet(verified_table(episodes, whole), tmp_path / "whole-verified.parquet")
     assert {"flaky_quarantine", "admitted"} <= set(whole.counts("sink")) and whole.ledger.monolithic
@@ -76,7 +102,7 @@ def test_verdicts_and_the_verified_table_are_the_same_for_batch_1_and_a_large_ba
         VerdictsFile(tmp_path / "b1.parquet") as verdicts_out,
     ):
         batched = verify_batches(
-            parquet_batches(tmp_path / "traces.parquet", 1), lookup, config(1, tmp_path / "calibration"), emit
+            parquet_batches(tmp_path / "traces.parquet", 1), lookup, config(1, whole_run.calibration), emit
         )
     assert batched.verdicts == []  # a streaming run keeps no verdict: they were written as they came
     for attribute in ("sink", "role", "triage_class"):
@@ -96,18 +122,19 @@ def test_verdicts_and_the_verified_table_are_the_same_for_batch_1_and_a_large_ba
 
     # the verified_traces asset's path: a day's table (any row order), two episodes at a time
     day = episodes_to_table(episodes[::-1])
-    table, by_table = verify_table(day, lookup, config(2, tmp_path / "calibration"))
+    table, by_table = verify_table(day, lookup, config(2, whole_run.calibration))
     write_parquet(table, tmp_path / "day.parquet")
     assert (tmp_path / "day.parquet").read_bytes() == (tmp_path / "whole-verified.parquet").read_bytes()
     assert by_table.verdicts == [] and by_table.tally() == whole.tally()
 
 
-def test_verify_files_writes_the_whole_runs_bytes_from_a_days_files_in_any_order(tmp_path: Path) -> None:
+def test_verify_files_writes_the_whole_runs_bytes_from_a_days_files_in_any_order(
+    tmp_path: Path, whole_run: Whole
+) -> None:
     """The asset's path: a day's Parquet files, verified two episodes at a time into a file, equal
     byte for byte to the whole input verified at once and written as one table; an input already
     sorted is read as it is, one out of order (here reversed and cut in two files) sorted on disk."""
-    episodes, lookup = corpus()
-    whole = verify_episodes(episodes, lookup, config(10_000, tmp_path / "calibration"))
+    episodes, lookup, whole = whole_run.episodes, whole_run.lookup, whole_run.result
     write_parquet(verified_table(episodes, whole), tmp_path / "whole.parquet")
     assert len(episodes) > 3 * 2  # several batches of two
     days = tmp_path / "days"
@@ -121,7 +148,7 @@ def test_verify_files_writes_the_whole_runs_bytes_from_a_days_files_in_any_order
     }
     for name, files in inputs.items():
         out = tmp_path / "out" / f"{name}.parquet"
-        result = verify_files(files, out, lookup, config(2, tmp_path / "calibration"))
+        result = verify_files(files, out, lookup, config(2, whole_run.calibration))
         assert out.read_bytes() == (tmp_path / "whole.parquet").read_bytes(), name
         assert result.verdicts == [] and result.tally() == whole.tally()
         assert result.counts("sink") == whole.counts("sink") and result.triage.equals(whole.triage)
