@@ -73,7 +73,7 @@ from trajectory_platform.curation.redact.oauth_redirects import find_oauth_grant
 from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.positional import (
     SECRET_READER,
-    find_column_credentials,
+    find_other_line_credentials,
     find_positional_credentials,
 )
 from trajectory_platform.curation.redact.pseudonym import PII_KINDS, PSEUDONYM_RE, SymbolTable
@@ -641,7 +641,7 @@ def _decoded_findings(
         joins = view.joins() if view.name.rsplit("+", 1)[-1] in SEAM_DECODERS else None
         changed = view.changed_lines()
         if last_decoder not in LABEL_DECODERS and joins is None:
-            found.extend(_column_findings(text, view, changed, pseudonyms))
+            found.extend(_context_findings(text, view, changed, pseudonyms))
         for offset, end in changed:  # the rest of the view is raw text, scanned already
             window = view.text[offset:end]
             labels_only = last_decoder in LABEL_DECODERS
@@ -670,14 +670,20 @@ def _decoded_findings(
     return found
 
 
-def _column_findings(
+def _context_findings(
     text: str, view: DecodedView, changed: list[tuple[int, int]], pseudonyms: list[tuple[int, int]]
 ) -> Iterator[Finding]:
-    """A view's values named by a header or a row on another line (:func:`.positional.
-    find_column_credentials`), read over the whole view: the header is often on a line the view did
-    not change (a CSV whose cell is coloured, an ``xxd`` row of the header). Only a value on a
-    changed line counts; the others the raw text's scan has."""
-    for finding in find_column_credentials(view.text):
+    """A view's values named by what stands on another line (:func:`.positional.
+    find_other_line_credentials`: a header or a row, a sibling ``name``, the command a
+    here-document feeds; an Actions debug log's ``Evaluating: secrets.X`` above its value). These
+    are read over the whole view: the line that names the value is often one the view did not
+    change (a CSV whose cell is coloured, a quoted-printable log whose ``Evaluating`` line holds no
+    escape, an ``xxd`` row of the header). Only a value on a changed line counts; the others the raw
+    text's scan has."""
+    named = find_other_line_credentials(view.text)
+    if "##[debug]" in view.text:
+        named = itertools.chain(named, find_actions_debug_values(view.text))
+    for finding in named:
         if not any(low <= finding.start and finding.end <= high for low, high in changed):
             continue
         start, stop = view.raw_span(finding.start, finding.end)

@@ -577,9 +577,12 @@ _GATES: dict[str, str | re.Pattern[str]] = {
 anchored at every line start costs a pass over the text."""
 
 
+_SIBLING_RULES: tuple[tuple[str, re.Pattern[str], str | None], ...] = tuple(
+    (rule, pattern, "name") for rule, pattern in _NAMED_BY_SIBLING.items()
+)
 _RULES: tuple[tuple[str, re.Pattern[str], str | None], ...] = (
     *((rule, pattern, None) for rule, pattern in _SYNTAX.items()),
-    *((rule, pattern, "name") for rule, pattern in _NAMED_BY_SIBLING.items()),
+    *_SIBLING_RULES,
 )
 """Each pattern rule with the group naming its value's label (None: the syntax says it all)."""
 _MAYBE_QUOTED_WORD = r"(?P<q>[\"']?)(?P<value>[^\"'\s]{"
@@ -613,10 +616,7 @@ def find_positional_credentials(text: str) -> Iterator[Finding]:
         yield from find_bare_userinfo(text, credential_shaped)
     if "Secret" in text:
         yield from _kubernetes_secret_data(text)
-    for rule, pattern, name_group in _RULES:
-        gate = _GATES[rule]
-        if gate in text if isinstance(gate, str) else gate.search(text):
-            yield from _found(pattern, text, f"positional:{rule}", name_group)
+    yield from _rule_findings(text, _RULES)
     yield from find_fed_passwords(text, _fed_shape)
     if "\n" in text:
         yield from _transcript_printed_secrets(text)
@@ -627,6 +627,29 @@ def find_positional_credentials(text: str) -> Iterator[Finding]:
                     value = match.group("value")
                     if " " in value and passphrase_shaped(value, minimum_words=3):
                         yield Finding("PASSWORD", *match.span("value"), value, f"positional:{rule}")
+
+
+def _rule_findings(
+    text: str, rules: tuple[tuple[str, re.Pattern[str], str | None], ...]
+) -> Iterator[Finding]:
+    """The findings of each pattern rule whose gate (:data:`_GATES`) the text passes."""
+    for rule, pattern, name_group in rules:
+        gate = _GATES[rule]
+        if gate in text if isinstance(gate, str) else gate.search(text):
+            yield from _found(pattern, text, f"positional:{rule}", name_group)
+
+
+def find_other_line_credentials(text: str) -> Iterator[Finding]:
+    """The credentials of ``text`` whose name stands on another line than the value: a column's
+    header (:func:`find_column_credentials`), a sibling ``name`` (:data:`_NAMED_BY_SIBLING`: a
+    Terraform plan's, a YAML ``env`` list's), the command a here-document feeds
+    (:func:`.stdin_feeds.find_fed_passwords`). A decoded view (colour, quoted-printable, an ``xxd``
+    dump) reads these over its whole text, since the naming line is often one it did not change."""
+    if len(text) < SHORTEST:
+        return
+    yield from find_column_credentials(text)
+    yield from _rule_findings(text, _SIBLING_RULES)
+    yield from find_fed_passwords(text, _fed_shape)
 
 
 def find_column_credentials(text: str, lower: str | None = None) -> Iterator[Finding]:
