@@ -22,6 +22,7 @@ import re
 from collections.abc import Iterator
 
 from trajectory_platform.curation.redact.credential_names import credential_class, unescaped_name
+from trajectory_platform.curation.redact.cut_values import find_cut_cells
 from trajectory_platform.curation.redact.detectors import acceptable_value, names_a_digest, passphrase_shaped
 from trajectory_platform.curation.redact.line_values import line_phrase
 from trajectory_platform.curation.redact.model import Finding
@@ -654,9 +655,17 @@ def find_other_line_credentials(text: str) -> Iterator[Finding]:
 
 def find_column_credentials(text: str, lower: str | None = None) -> Iterator[Finding]:
     """Values named by a row or a column header elsewhere in ``text``: a table's (CSV, TSV, ``|``)
-    column under a credential's header, a labelled row, a SQL ``INSERT``'s or ``COPY``'s column.
+    column under a credential's header, a labelled row, a SQL ``INSERT``'s or ``COPY``'s column,
+    and the head of such a cell a truncation mark cut.
     The label is on another line than the value, so a decoded view (ANSI colour, JSON escapes, an
     ``xxd`` dump) reads these over its whole text, not its changed lines only."""
+    yield from _whole_columns(text, lower)
+    yield from find_cut_cells(text, _whole_columns)
+
+
+def _whole_columns(text: str, lower: str | None = None) -> Iterator[Finding]:
+    """:func:`find_column_credentials` of the rows as they stand (a row cut short is completed by
+    :func:`.cut_values.find_cut_cells`)."""
     lower = text.lower() if lower is None else lower
     table = ascii_table(text)
     naming = naming_lines(table, lower)
