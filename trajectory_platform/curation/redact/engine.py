@@ -151,6 +151,29 @@ def _quoted_document_structures(text: str) -> Iterator[Finding]:
             yield from find_structural_credentials(document)
 
 
+PROSE_LITERAL_MIN = 16
+"""The shortest JSON string literal in prose decoded and scanned: a shorter one holds no table."""
+
+
+def _quoted_literal_findings(text: str, config: RedactionConfig, depth: int) -> list[Finding]:
+    """What each escaped JSON string literal quoted in a text that is no JSON document holds,
+    decoded and scanned as a JSON document's literals are: a tool's JSON output pasted into a
+    sentence (``the query returned "[{\\"user\\": ..., \\"db_password\\": ...}]"``, a ``stdout``
+    whose CSV rows are one line of ``\\n``). Only there do its rows stand on lines of their own and
+    its keys read as keys, so a value its column or its key names was read by no rule."""
+    found: list[Finding] = []
+    for match in _JSON_LITERAL.finditer(text):
+        body = match.group()
+        if len(body) < PROSE_LITERAL_MIN or ("\\n" not in body and '\\"' not in body):
+            continue
+        try:
+            decoded = json.loads(body)
+        except ValueError:
+            continue
+        found.extend(scan(decoded, config, Context(), depth + 1))
+    return found
+
+
 def _literals(text: str, context: Context) -> list[tuple[re.Match[str], Context]]:
     """Each string literal of a valid JSON text with the context its key gives it."""
     out = []
@@ -408,6 +431,8 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
     document = parse_json_container(text) if depth < MAX_JSON_DEPTH else None
     if document is None:  # a JSON container's strings are decoded and scanned one by one below
         found.extend(_quoted_document_structures(text))
+        if depth < MAX_JSON_DEPTH and ("\\n" in text or '\\"' in text):
+            found.extend(_quoted_literal_findings(text, config, depth))
         found.extend(_decoded_findings(text, local))
         if depth < MAX_JSON_DEPTH:
             found.extend(_streamed_findings(text, config, depth))
