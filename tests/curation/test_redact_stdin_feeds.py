@@ -71,6 +71,7 @@ CONTROLS = [
     "cat <<EOF > notes.txt\nHarborfalcon2024!\nEOF",
     "python3 - <<EOF\nprint('Harborfalcon2024!')\nEOF",
     "passwd deploy <<EOF\n<new-password>\nEOF",
+    "echo $1 | passwd deploy",
 ]
 
 
@@ -99,3 +100,20 @@ def test_a_password_fed_to_a_command_on_its_standard_input_is_replaced(text: str
 @pytest.mark.parametrize("text", CONTROLS, ids=range(len(CONTROLS)))
 def test_what_no_literal_password_feeds_stays(text: str) -> None:
     assert redact_text(text, SALT)[0] == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "echo 'Falconmeadow6594$' | openssl passwd -1 -stdin",
+        'yes "Coppersilver1080$" | head -n 2 | passwd app',
+        "passwd app <<EOF\nHarborwinter2024$\nHarborwinter2024$\nEOF",
+        "htpasswd -i /etc/httpd/users bob <<< 'Rocketmaple2024$'",
+    ],
+    ids=["echo", "yes", "heredoc", "here_string"],
+)
+def test_a_dollar_sign_before_no_name_is_part_of_the_password(text: str) -> None:
+    """``$`` opens an expansion only before a name, a brace or a parenthesis: a password's
+    ``...2024$`` is a literal."""
+    redacted, _ = redact_text(text, SALT)
+    assert "REDACTED_PASSWORD" in redacted and "2024$" not in redacted and "1080$" not in redacted

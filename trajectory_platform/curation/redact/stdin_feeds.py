@@ -63,7 +63,10 @@ _CAT_INTO_SINK = re.compile(
 """``cat <<EOF | ... | chpasswd``: after the opener, the pipeline into a sink."""
 _ECHO_OPTION = re.compile(r"-[neE]+")
 _ANSWER_BREAK = re.compile(r"\\n|\\r|\n")
-_NOT_LITERAL = re.compile(r"[$`]|^<[^<>]*>$|^\*+$|^%[a-z]$")
+_NOT_LITERAL = re.compile(r"\$[\w{(]|`|^<[^<>]*>$|^\*+$|^%[a-z]$")
+"""A word that is no literal: a parameter expansion or a substitution (``$PW``, ``${PW}``,
+``$(cat f)``, a backtick), a placeholder, a mask, a format. A ``$`` before no name (a password's
+last character, ``Harbor2024$``) is itself."""
 _USER_PREFIX = re.compile(r"[\w.@-]{1,32}:")
 
 
