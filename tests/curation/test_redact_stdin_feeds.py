@@ -72,6 +72,7 @@ CONTROLS = [
     "python3 - <<EOF\nprint('Harborfalcon2024!')\nEOF",
     "passwd deploy <<EOF\n<new-password>\nEOF",
     "echo $1 | passwd deploy",
+    "the reader takes yes as a producer, head as a pass-through stage | chpasswd reads the rest",
 ]
 
 

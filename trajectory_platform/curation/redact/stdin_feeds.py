@@ -43,8 +43,12 @@ _WORD = r"(?:[^\s'\"|;&<>()`]|'[^'\n]*'|\"(?:[^\"\\\n]|\\.)*\"|\$'(?:[^'\\\n]|\\
 _WORDS = re.compile(_WORD)
 _DECODE = r"(?:openssl\s+)?base64\s+(?:-\w*[dD]\w*|--decode)\b[^\n|;&]*"
 _PASS_ON = r"(?:tee\s[^\n|;&]*|cat(?:\s+-)?\s*|head(?:\s+-[nc]?\s*\d+)?\s*)"
+_COMMAND_START = r"(?:(?<![\s\S])|(?<=\n)|(?<=[\n;&|(`$#>][ \t])|(?<=[;&|(`]))"
+"""Where a command starts: the text's or a line's start, after a separator or a prompt (``$ ``,
+``# ``). ``yes`` is a producer only there: in prose it is a word (``yes as a producer, ... |
+chpasswd`` read a sentence's words as answers)."""
 _PIPELINE = re.compile(
-    r"(?<![\w-])(?P<producer>(?:echo|printf|yes)(?=[ \t])[^\n|;&]*?)[ \t]*\|[ \t]*"
+    rf"(?<![\w-])(?P<producer>(?:echo|printf|{_COMMAND_START}yes)(?=[ \t])[^\n|;&]*?)[ \t]*\|[ \t]*"
     rf"(?P<stages>(?:(?:{_DECODE}|{_PASS_ON})[ \t]*\|[ \t]*)*)"
     rf"(?:sudo\s+(?:-\S+\s+)*)?(?P<sink>{READS_STDIN})"
 )
