@@ -75,6 +75,7 @@ CONTROLS = [
     + json.dumps(json.dumps([["service", "password"], ["billing", "<your-password>"]])),
     f"Here it is: {_tool_output('service,owner,rotated' + chr(10) + 'billing,ops,2024-03-01')} as shown.",
     f"Rows: {json.dumps(json.dumps([{'id': 1, 'api_key': '${API_KEY}', 'env': 'prod'}]))}, then exit.",
+    'commit "\\t8ab20238fb3ef48823e75469b5712d3f0baf2e58\\n" was reverted',  # a literal of no document
 ]
 
 

@@ -156,11 +156,13 @@ PROSE_LITERAL_MIN = 16
 
 
 def _quoted_literal_findings(text: str, config: RedactionConfig, depth: int) -> list[Finding]:
-    """What each escaped JSON string literal quoted in a text that is no JSON document holds,
-    decoded and scanned as a JSON document's literals are: a tool's JSON output pasted into a
-    sentence (``the query returned "[{\\"user\\": ..., \\"db_password\\": ...}]"``, a ``stdout``
-    whose CSV rows are one line of ``\\n``). Only there do its rows stand on lines of their own and
-    its keys read as keys, so a value its column or its key names was read by no rule."""
+    """The JSON document each escaped JSON string literal of a text that is no JSON document holds,
+    decoded and scanned as a JSON document is: a tool's JSON output pasted into a sentence (``the
+    query returned "[{\\"user\\": ..., \\"db_password\\": ...}]"``, a ``{\\"stdout\\": ...}``
+    whose CSV rows are one line of ``\\n``). Only decoded do its keys read as keys and its rows
+    stand on lines of their own, so a value its column or its key names was read by no rule. A
+    literal that holds no JSON document (a string of source code, ``"\\t<digest>\\r\\n"``) is
+    left to the views of the text: scanned alone, it lost the context that exempts it."""
     found: list[Finding] = []
     for match in _JSON_LITERAL.finditer(text):
         body = match.group()
@@ -170,7 +172,8 @@ def _quoted_literal_findings(text: str, config: RedactionConfig, depth: int) -> 
             decoded = json.loads(body)
         except ValueError:
             continue
-        found.extend(scan(decoded, config, Context(), depth + 1))
+        if parse_json_container(decoded) is not None:
+            found.extend(scan(decoded, config, Context(), depth + 1))
     return found
 
 
