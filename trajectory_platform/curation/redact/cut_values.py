@@ -116,6 +116,9 @@ def find_cut_cells(text: str, read_columns: Callable[[str], Iterable[Finding]]) 
         return []
     found: list[Finding] = []
     for line_start, end, line, head in _cuts(text):
+        separators = [c for c in _CELL_SEPARATORS if c in line]
+        if not separators:
+            continue  # no cell boundary on the line: no table's row
         context_start = line_start
         for _ in range(CUT_ROW_CONTEXT):
             if context_start == 0:
@@ -124,8 +127,7 @@ def find_cut_cells(text: str, read_columns: Callable[[str], Iterable[Finding]]) 
         if context_start == line_start:
             continue  # no line above: no header
         above = text[context_start:line_start]
-        separators = [c for c in _CELL_SEPARATORS if c in line]
-        cells = [""] + [(separators[0] + "x") * more for more in range(1, 5)] if separators else [""]
+        cells = [""] + [(separators[0] + "x") * more for more in range(1, 5)]
         for ending in cells:
             completed = above + line + FILL + ending
             cut_at = len(above) + len(line)
