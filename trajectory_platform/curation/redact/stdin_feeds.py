@@ -47,6 +47,8 @@ _COMMAND_START = r"(?:(?<![\s\S])|(?<=\n)|(?<=[\n;&|(`$#>][ \t])|(?<=[;&|(`]))"
 """Where a command starts: the text's or a line's start, after a separator or a prompt (``$ ``,
 ``# ``). ``yes`` is a producer only there: in prose it is a word (``yes as a producer, ... |
 chpasswd`` read a sentence's words as answers)."""
+_PRODUCER = re.compile(r"(?:echo|printf|yes)[ \t]")
+"""A producer's name before its operands: the gate of :data:`_PIPELINE`."""
 _PIPELINE = re.compile(
     rf"(?<![\w-])(?P<producer>(?:echo|printf|{_COMMAND_START}yes)(?=[ \t])[^\n|;&]*?)[ \t]*\|[ \t]*"
     rf"(?P<stages>(?:(?:{_DECODE}|{_PASS_ON})[ \t]*\|[ \t]*)*)"
@@ -80,7 +82,7 @@ def find_fed_passwords(text: str, shaped: Callable[[str], bool]) -> Iterator[Fin
     # Each pattern runs only where the text holds what it needs (a pipe after echo, printf or yes;
     # a here-string; a here-document): a command's name is sought from every word on, a cost of
     # every line's length squared that canary-sized texts without either paid for nothing.
-    pipelines = "|" in text and ("echo" in text or "printf" in text or "yes" in text)
+    pipelines = "|" in text and _PRODUCER.search(text) is not None
     for match in _PIPELINE.finditer(text) if pipelines else ():
         chpasswd = match.group("sink").startswith("chpasswd")
         decoded = bool(re.search(_DECODE, match.group("stages")))
