@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.curation._encodings import xxd
 from tests.curation._labelled_word_cases import labelled_word_cases
 from trajectory_platform.curation.redact.engine import redact_text
 
@@ -18,15 +19,6 @@ SALT = b"column-views-salt"
 
 def _ansi_cell(v: str) -> str:
     return f"\x1b[1;32m{v[:6]}\x1b[0m\x1b[33m{v[6:]}\x1b[0m"
-
-
-def _xxd(text: str) -> str:
-    data, rows = text.encode(), []
-    for i in range(0, len(data), 16):
-        chunk = data[i : i + 16]
-        groups = " ".join(chunk.hex()[j : j + 4] for j in range(0, 2 * len(chunk), 4))
-        rows.append(f"{i:08x}: {groups:<39}  " + "".join(chr(c) if 32 <= c < 127 else "." for c in chunk))
-    return "\n".join(rows)
 
 
 CSV = "service,owner,{n},rotated\nbilling,ops,{v},2024-03-01\nsearch,dev,,2024-01-01"
@@ -40,8 +32,8 @@ DEVELOPMENT = {
 }
 DEV_NAMES = ["db_password", "api_secret"]
 VALIDATION = {
-    "csv_xxd": lambda n, v: _xxd(CSV.format(n=n, v=v)),
-    "tsv_xxd": lambda n, v: _xxd(TSV.format(n=n, v=v)),
+    "csv_xxd": lambda n, v: xxd(CSV.format(n=n, v=v)),
+    "tsv_xxd": lambda n, v: xxd(TSV.format(n=n, v=v)),
     "copy_ansi_row": lambda n, v: COPY.format(n=n, v=v).replace("1\tstripe", "\x1b[2m1\tstripe", 1),
     "pipes_ansi_cell": lambda n, v: PIPES.format(n=n, v=_ansi_cell(v)),
     "insert_ansi_cell": lambda n, v: INSERT.format(n=n, v=_ansi_cell(v)),
@@ -51,7 +43,7 @@ CONTROLS = [
     CSV.format(n="request_id", v=_ansi_cell("3f1c2d4e-5a6b-4c8d-9e0f-1a2b3c4d5e6f")),
     CSV.format(n="password", v=_ansi_cell("********")),
     TSV.format(n="password", v=_ansi_cell("${DB_PASSWORD}")),
-    _xxd(TSV.format(n="region", v="eu-west-1")),
+    xxd(TSV.format(n="region", v="eu-west-1")),
     PIPES.format(n="owner", v=_ansi_cell("platform-team")),
 ]
 

@@ -1,4 +1,5 @@
-"""A password fed to a command's standard input by a pipeline or a here-string (stdin_feeds).
+"""A password fed to a command's standard input by a pipeline, a here-string or a here-document
+(stdin_feeds).
 
 Generated: word passwords x producers and sinks. Development and validation differ by sink and
 producer form; the controls (variables, substitutions, placeholders, base64 of no password, a
@@ -28,6 +29,10 @@ DEVELOPMENT = {
     ),
     "htpasswd_from_stdin": lambda p: f"echo '{p}' | htpasswd -i -c /etc/nginx/.htpasswd admin",
     "printf_user_to_chpasswd": lambda p: f"printf 'deploy:%s\\n' '{p}' | sudo chpasswd",
+    "yes_to_passwd": lambda p: f"yes '{p}' | passwd deploy",
+    "heredoc_to_passwd": lambda p: f"passwd deploy <<EOF\n{p}\n{p}\nEOF\necho ok",
+    "cat_heredoc_to_chpasswd": lambda p: f"cat <<EOF | chpasswd\ndeploy:{p}\nEOF",
+    "here_string_to_openssl_passwd": lambda p: f"openssl passwd -6 -stdin <<< '{p}'",
 }
 VALIDATION = {
     "base64_answers_to_passwd": lambda p: f"echo '{_b64(p + chr(10) + p)}' | base64 --decode | passwd app",
@@ -42,6 +47,12 @@ VALIDATION = {
     "openssl_base64_to_helm": lambda p: (
         f"echo '{_b64(p)}' | openssl base64 -d | helm registry login r.io --password-stdin"
     ),
+    "yes_through_head_to_passwd": lambda p: f'yes "{p}" | head -n 2 | sudo passwd app',
+    "quoted_stripped_heredoc_to_sudo": lambda p: f"sudo -S systemctl restart app <<-'END'\n\t{p}\n\tEND",
+    "echo_to_openssl_passwd": lambda p: f"echo '{p}' | openssl passwd -1 -stdin",
+    "cat_heredoc_through_tee_to_htpasswd": lambda p: (
+        f"cat <<'PW' | tee /dev/null | htpasswd -i .htpasswd bob\n{p}\nPW"
+    ),
 }
 CONTROLS = [
     'echo "$REGISTRY_PASSWORD" | docker login -u ci --password-stdin ghcr.io',
@@ -53,6 +64,15 @@ CONTROLS = [
     'htpasswd -i f bob <<< "$(cat /run/pw)"',
     f"echo {_b64('hello world')} | base64 -d | docker login -u ci --password-stdin",
     "echo 'Logging in...' | tee -a log.txt",
+    "yes | apt-get install -y curl",
+    "yes n | cp -i a.txt b.txt",
+    'yes "$APP_PASSWORD" | passwd app',
+    "cat <<EOF | passwd deploy\n$NEW_PW\n$NEW_PW\nEOF",
+    "cat <<EOF > notes.txt\nHarborfalcon2024!\nEOF",
+    "python3 - <<EOF\nprint('Harborfalcon2024!')\nEOF",
+    "passwd deploy <<EOF\n<new-password>\nEOF",
+    "echo $1 | passwd deploy",
+    "the reader takes yes as a producer, head as a pass-through stage | chpasswd reads the rest",
 ]
 
 
@@ -81,3 +101,20 @@ def test_a_password_fed_to_a_command_on_its_standard_input_is_replaced(text: str
 @pytest.mark.parametrize("text", CONTROLS, ids=range(len(CONTROLS)))
 def test_what_no_literal_password_feeds_stays(text: str) -> None:
     assert redact_text(text, SALT)[0] == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "echo 'Falconmeadow6594$' | openssl passwd -1 -stdin",
+        'yes "Coppersilver1080$" | head -n 2 | passwd app',
+        "passwd app <<EOF\nHarborwinter2024$\nHarborwinter2024$\nEOF",
+        "htpasswd -i /etc/httpd/users bob <<< 'Rocketmaple2024$'",
+    ],
+    ids=["echo", "yes", "heredoc", "here_string"],
+)
+def test_a_dollar_sign_before_no_name_is_part_of_the_password(text: str) -> None:
+    """``$`` opens an expansion only before a name, a brace or a parenthesis: a password's
+    ``...2024$`` is a literal."""
+    redacted, _ = redact_text(text, SALT)
+    assert "REDACTED_PASSWORD" in redacted and "2024$" not in redacted and "1080$" not in redacted

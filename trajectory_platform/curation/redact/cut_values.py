@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 
@@ -61,6 +61,21 @@ def _closers(line: str) -> list[str]:
     return endings
 
 
+def _cuts(text: str) -> Iterator[tuple[int, int, str, re.Match[str]]]:
+    """Each cut ``text`` shows: where its line starts, where the head ends (the mark's start, less
+    the spaces before a spaced mark), the line up to there and its head (the last run of non-space
+    characters), for heads of :data:`CUT_HEAD_MIN` characters or more."""
+    for mark in _CUT_MARK.finditer(text):
+        end = mark.start()
+        while mark.group("glued") is None and end > 0 and text[end - 1].isspace():
+            end -= 1
+        line_start = text.rfind("\n", 0, end) + 1
+        line = text[line_start:end]
+        head = _HEAD.search(line)
+        if head is not None and len(head.group()) >= CUT_HEAD_MIN:
+            yield line_start, end, line, head
+
+
 def find_cut_values(
     text: str, config: RedactionConfig, scan: Callable[[str, RedactionConfig], list[Finding]]
 ) -> list[Finding]:
@@ -70,15 +85,7 @@ def find_cut_values(
         return []
     plain = dataclasses.replace(config, entropy=False)
     found: list[Finding] = []
-    for mark in _CUT_MARK.finditer(text):
-        end = mark.start()
-        while mark.group("glued") is None and end > 0 and text[end - 1].isspace():
-            end -= 1
-        line_start = text.rfind("\n", 0, end) + 1
-        line = text[line_start:end]
-        head = _HEAD.search(line)
-        if head is None or len(head.group()) < CUT_HEAD_MIN:
-            continue
+    for line_start, end, line, head in _cuts(text):
         for ending in _closers(line):
             hits = [
                 f
@@ -89,6 +96,50 @@ def find_cut_values(
             ]
             if hits:
                 start = line_start + min(f.start for f in hits)
+                found.append(Finding(hits[0].kind, start, end, text[start:end], "cut"))
+                break
+    return found
+
+
+CUT_ROW_CONTEXT = 40
+"""Lines above a cut row read with it: a table's header and the rows that show its layout."""
+_CELL_SEPARATORS = ",\t;|"
+
+
+def find_cut_cells(text: str, read_columns: Callable[[str], Iterable[Finding]]) -> list[Finding]:
+    """Heads of cells a truncation mark cut in a table's row, named by the column's header on a
+    line above (``read_columns``: :func:`.positional.find_column_credentials`'s reading). The row is
+    completed as :func:`find_cut_values` completes a line, the filler then one to four more cells
+    (a cut row has fewer cells than its header, and a reader of columns takes only whole rows), and
+    read with the :data:`CUT_ROW_CONTEXT` lines above it."""
+    if _GATE.search(text) is None:
+        return []
+    found: list[Finding] = []
+    for line_start, end, line, head in _cuts(text):
+        separators = [c for c in _CELL_SEPARATORS if c in line]
+        if not separators:
+            continue  # no cell boundary on the line: no table's row
+        context_start = line_start
+        for _ in range(CUT_ROW_CONTEXT):
+            if context_start == 0:
+                break
+            context_start = text.rfind("\n", 0, context_start - 1) + 1
+        if context_start == line_start:
+            continue  # no line above: no header
+        above = text[context_start:line_start]
+        cells = [""] + [(separators[0] + "x") * more for more in range(1, 5)]
+        for ending in cells:
+            completed = above + line + FILL + ending
+            cut_at = len(above) + len(line)
+            hits = [
+                f
+                for f in read_columns(completed)
+                if len(above) + head.start() <= f.start < cut_at
+                and f.end > cut_at
+                and cut_at - f.start >= CUT_HEAD_MIN
+            ]
+            if hits:
+                start = context_start + min(f.start for f in hits)
                 found.append(Finding(hits[0].kind, start, end, text[start:end], "cut"))
                 break
     return found

@@ -89,17 +89,20 @@ class InRuns:
 _QUOTED_PRINTABLE = re.compile(r"(?:=[0-9A-F]{2}){4,}")
 """Four escapes or more: quoted-printable leaves ASCII literal, so only a key encoded on purpose is a
 run of them, where one ``=XX`` opens any ``name=0A...`` value (a RECORD line's ``sha256=06uRx...``)."""
-_QUOTED_PRINTABLE_MARK = re.compile(r"=(?:3D|20|\r?\n)")
+_QUOTED_PRINTABLE_MARK = re.compile(r"=(?:3D|20|00|\r?\n)")
 """Where a sign of text quoted-printable throughout may be (a literal ``=`` first: a fast search),
 confirmed by :func:`_quoted_printable_text`. Text quoted-printable throughout (a MIME body,
 ``quopri``'s output): an encoded ``=`` after a name (``key=3Dvalue``, never a digest's
 ``sha256=3D...``), an encoded space between words, an encoded space or ``=`` next to another escape
 (``api_secret=20=3D=20"...``: an assignment whose spaces are encoded, ``quotetabs`` on; alone, it
-showed none of the other signs and its key stayed), or a soft line break where the encoder wraps at
-76 columns. In such text the escapes an encoder writes for text are undone: ``=3D``, a space or tab,
-a run of bytes (a UTF-8 character), a soft line break; a lone other escape is left as it stands
-(``sha256=06uRx...`` is a digest, not a control character and a name)."""
-_QP_ESCAPE = re.compile(r"(?:=[0-9A-F]{2}){2,}|=(?:3D|20|09)|=\r?\n")
+showed none of the other signs and its key stayed), three encoded NULs on a line (a short
+``/proc/PID/cmdline`` shows no other sign; a digest's ``sha256=00...`` is one), or a soft line
+break where the encoder wraps at 76 columns. In such text the escapes an encoder writes for text
+are undone: ``=3D``, a space or tab, a NUL (``/proc/PID/cmdline``'s and ``environ``'s separator:
+``--db-password=00<value>=00`` is a flag and its value once the ``argv_separators`` view reads
+the NUL), a run of bytes (a UTF-8 character), a soft line break; a lone other escape is left as it
+stands (``sha256=06uRx...`` is a digest, not a control character and a name)."""
+_QP_ESCAPE = re.compile(r"(?:=[0-9A-F]{2}){2,}|=(?:3D|20|09|00)|=\r?\n")
 _QP_HEADER = re.compile(r"(?i)content-transfer-encoding:[ \t]*quoted-printable")
 """A MIME part that says it is quoted-printable: its soft line breaks join lines wherever they fall
 (an encoder wraps a shorter line too), so ``Sunset#=`` and ``River8693`` on the next line are one
@@ -651,6 +654,9 @@ def _quoted_printable_text(text: str) -> bool:
             return True
         if code[0] in "\r\n" and mark.start() - (text.rfind("\n", 0, mark.start()) + 1) == 75:
             return True
+        line_end = text.find("\n", mark.end())
+        if code == "00" and text.count("=00", mark.end(), line_end if line_end >= 0 else len(text)) >= 2:
+            return True
     return False
 
 
@@ -717,6 +723,17 @@ def _entity(match: re.Match[str]) -> list[tuple[str, int, int]]:
 def _text_byte(byte: int) -> bool:
     """Printable ASCII, a tab or a line break: what hex of text decodes to (a digest does not)."""
     return 32 <= byte < 127 or byte in (9, 10, 13)
+
+
+def _text_bytes(shown: list[int]) -> int:
+    """How many of a dump's bytes are text (:func:`_text_byte`), a NUL after a printable byte
+    counted as text too: it ends an argument or a variable of ``/proc/PID/cmdline`` or ``environ``
+    (the ``argv_separators`` view reads it as a space), one in every ten bytes or so, where a binary
+    file's NULs come in runs."""
+    return sum(
+        _text_byte(byte) or (byte == 0 and index > 0 and 32 < shown[index - 1] < 127)
+        for index, byte in enumerate(shown)
+    )
 
 
 def _hex(match: re.Match[str]) -> list[tuple[str, int, int]]:
@@ -788,7 +805,7 @@ def _dump(match: re.Match[str]) -> list[tuple[str, int, int]]:
     list of digests), and any line that is not a row, stays as it stands."""
     runs = dump_runs(match.group(), match.start())
     text = [
-        len(shown) >= 8 and sum(_text_byte(byte) for byte, _, _ in shown) >= 0.95 * len(shown)
+        len(shown) >= 8 and _text_bytes([byte for byte, _, _ in shown]) >= 0.95 * len(shown)
         for *_, shown in runs
     ]
     if not any(text):

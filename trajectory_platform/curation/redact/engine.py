@@ -75,7 +75,7 @@ from trajectory_platform.curation.redact.oauth_redirects import find_oauth_grant
 from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.positional import (
     SECRET_READER,
-    find_column_credentials,
+    find_other_line_credentials,
     find_positional_credentials,
 )
 from trajectory_platform.curation.redact.pseudonym import PII_KINDS, PSEUDONYM_RE, SymbolTable
@@ -151,6 +151,32 @@ def _quoted_document_structures(text: str) -> Iterator[Finding]:
         document = parse_json_container(match.group(1))
         if document is not None:
             yield from find_structural_credentials(document)
+
+
+PROSE_LITERAL_MIN = 16
+"""The shortest JSON string literal in prose decoded and scanned: a shorter one holds no table."""
+
+
+def _quoted_literal_findings(text: str, config: RedactionConfig, depth: int) -> list[Finding]:
+    """The JSON document each escaped JSON string literal of a text that is no JSON document holds,
+    decoded and scanned as a JSON document is: a tool's JSON output pasted into a sentence (``the
+    query returned "[{\\"user\\": ..., \\"db_password\\": ...}]"``, a ``{\\"stdout\\": ...}``
+    whose CSV rows are one line of ``\\n``). Only decoded do its keys read as keys and its rows
+    stand on lines of their own, so a value its column or its key names was read by no rule. A
+    literal that holds no JSON document (a string of source code, ``"\\t<digest>\\r\\n"``) is
+    left to the views of the text: scanned alone, it lost the context that exempts it."""
+    found: list[Finding] = []
+    for match in _JSON_LITERAL.finditer(text):
+        body = match.group()
+        if len(body) < PROSE_LITERAL_MIN or ("\\n" not in body and '\\"' not in body):
+            continue
+        try:
+            decoded = json.loads(body)
+        except ValueError:
+            continue
+        if parse_json_container(decoded) is not None:
+            found.extend(scan(decoded, config, Context(), depth + 1))
+    return found
 
 
 def _literals(text: str, context: Context) -> list[tuple[re.Match[str], Context]]:
@@ -412,6 +438,8 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
         if columns := character_columns(text):  # the dump view reads what a row's column cuts
             found = [f for f in found if not any(low <= f.start and f.end <= high for low, high in columns)]
         found.extend(_quoted_document_structures(text))
+        if depth < MAX_JSON_DEPTH and ("\\n" in text or '\\"' in text):
+            found.extend(_quoted_literal_findings(text, config, depth))
         found.extend(_decoded_findings(text, local))
         if depth < MAX_JSON_DEPTH:
             found.extend(_streamed_findings(text, config, depth))
@@ -646,7 +674,7 @@ def _decoded_findings(
         changed = view.changed_lines()
         digests: dict[tuple[int, int], bool] = {}
         if last_decoder not in LABEL_DECODERS and joins is None:
-            found.extend(_column_findings(text, view, changed, pseudonyms))
+            found.extend(_context_findings(text, view, changed, pseudonyms))
         for offset, end in changed:  # the rest of the view is raw text, scanned already
             window = view.text[offset:end]
             labels_only = last_decoder in LABEL_DECODERS
@@ -691,14 +719,20 @@ def _random_in_view(
     return random_candidate(finding.value, view_text, offset + finding.start, digests)
 
 
-def _column_findings(
+def _context_findings(
     text: str, view: DecodedView, changed: list[tuple[int, int]], pseudonyms: list[tuple[int, int]]
 ) -> Iterator[Finding]:
-    """A view's values named by a header or a row on another line (:func:`.positional.
-    find_column_credentials`), read over the whole view: the header is often on a line the view did
-    not change (a CSV whose cell is coloured, an ``xxd`` row of the header). Only a value on a
-    changed line counts; the others the raw text's scan has."""
-    for finding in find_column_credentials(view.text):
+    """A view's values named by what stands on another line (:func:`.positional.
+    find_other_line_credentials`: a header or a row, a sibling ``name``, the command a
+    here-document feeds; an Actions debug log's ``Evaluating: secrets.X`` above its value). These
+    are read over the whole view: the line that names the value is often one the view did not
+    change (a CSV whose cell is coloured, a quoted-printable log whose ``Evaluating`` line holds no
+    escape, an ``xxd`` row of the header). Only a value on a changed line counts; the others the raw
+    text's scan has."""
+    named = find_other_line_credentials(view.text)
+    if "##[debug]" in view.text:
+        named = itertools.chain(named, find_actions_debug_values(view.text))
+    for finding in named:
         if not any(low <= finding.start and finding.end <= high for low, high in changed):
             continue
         start, stop = view.raw_span(finding.start, finding.end)

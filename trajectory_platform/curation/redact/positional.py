@@ -22,6 +22,7 @@ import re
 from collections.abc import Iterator
 
 from trajectory_platform.curation.redact.credential_names import credential_class, unescaped_name
+from trajectory_platform.curation.redact.cut_values import find_cut_cells
 from trajectory_platform.curation.redact.decoders import ANSI_ESCAPE
 from trajectory_platform.curation.redact.detectors import acceptable_value, names_a_digest, passphrase_shaped
 from trajectory_platform.curation.redact.line_values import line_phrase
@@ -581,9 +582,12 @@ _GATES: dict[str, str | re.Pattern[str]] = {
 anchored at every line start costs a pass over the text."""
 
 
+_SIBLING_RULES: tuple[tuple[str, re.Pattern[str], str | None], ...] = tuple(
+    (rule, pattern, "name") for rule, pattern in _NAMED_BY_SIBLING.items()
+)
 _RULES: tuple[tuple[str, re.Pattern[str], str | None], ...] = (
     *((rule, pattern, None) for rule, pattern in _SYNTAX.items()),
-    *((rule, pattern, "name") for rule, pattern in _NAMED_BY_SIBLING.items()),
+    *_SIBLING_RULES,
 )
 """Each pattern rule with the group naming its value's label (None: the syntax says it all)."""
 _MAYBE_QUOTED_WORD = r"(?P<q>[\"']?)(?P<value>[^\"'\s]{"
@@ -617,10 +621,7 @@ def find_positional_credentials(text: str) -> Iterator[Finding]:
         yield from find_bare_userinfo(text, credential_shaped)
     if "Secret" in text:
         yield from _kubernetes_secret_data(text)
-    for rule, pattern, name_group in _RULES:
-        gate = _GATES[rule]
-        if gate in text if isinstance(gate, str) else gate.search(text):
-            yield from _found(pattern, text, f"positional:{rule}", name_group)
+    yield from _rule_findings(text, _RULES)
     yield from find_fed_passwords(text, _fed_shape)
     if "\n" in text:
         yield from _transcript_printed_secrets(text)
@@ -633,11 +634,42 @@ def find_positional_credentials(text: str) -> Iterator[Finding]:
                         yield Finding("PASSWORD", *match.span("value"), value, f"positional:{rule}")
 
 
+def _rule_findings(
+    text: str, rules: tuple[tuple[str, re.Pattern[str], str | None], ...]
+) -> Iterator[Finding]:
+    """The findings of each pattern rule whose gate (:data:`_GATES`) the text passes."""
+    for rule, pattern, name_group in rules:
+        gate = _GATES[rule]
+        if gate in text if isinstance(gate, str) else gate.search(text):
+            yield from _found(pattern, text, f"positional:{rule}", name_group)
+
+
+def find_other_line_credentials(text: str) -> Iterator[Finding]:
+    """The credentials of ``text`` whose name stands on another line than the value: a column's
+    header (:func:`find_column_credentials`), a sibling ``name`` (:data:`_NAMED_BY_SIBLING`: a
+    Terraform plan's, a YAML ``env`` list's), the command a here-document feeds
+    (:func:`.stdin_feeds.find_fed_passwords`). A decoded view (colour, quoted-printable, an ``xxd``
+    dump) reads these over its whole text, since the naming line is often one it did not change."""
+    if len(text) < SHORTEST:
+        return
+    yield from find_column_credentials(text)
+    yield from _rule_findings(text, _SIBLING_RULES)
+    yield from find_fed_passwords(text, _fed_shape)
+
+
 def find_column_credentials(text: str, lower: str | None = None) -> Iterator[Finding]:
     """Values named by a row or a column header elsewhere in ``text``: a table's (CSV, TSV, ``|``)
-    column under a credential's header, a labelled row, a SQL ``INSERT``'s or ``COPY``'s column.
+    column under a credential's header, a labelled row, a SQL ``INSERT``'s or ``COPY``'s column,
+    and the head of such a cell a truncation mark cut.
     The label is on another line than the value, so a decoded view (ANSI colour, JSON escapes, an
     ``xxd`` dump) reads these over its whole text, not its changed lines only."""
+    yield from _whole_columns(text, lower)
+    yield from find_cut_cells(text, _whole_columns)
+
+
+def _whole_columns(text: str, lower: str | None = None) -> Iterator[Finding]:
+    """:func:`find_column_credentials` of the rows as they stand (a row cut short is completed by
+    :func:`.cut_values.find_cut_cells`)."""
     lower = text.lower() if lower is None else lower
     table = ascii_table(text)
     naming = naming_lines(table, lower)

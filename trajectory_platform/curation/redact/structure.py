@@ -14,6 +14,9 @@ a value from elsewhere in the document:
   "Password textbox", "text": "x"}``, ``{"selector": "#password", "value": "x"}``, ``{"xpath":
   "//input[@name='pwd']", "text": "x"}``, ``{"ref": "e12 (password field)", "text": "x"}``. The
   field is named in a value, not a key, and what is typed sits under a neutral key.
+- **A table of rows as arrays under a header row** (a spreadsheet API's ``values``, a query result
+  as ``[["id", "db_password"], [1, "x"]]``): the header row names each column, and a row's cell
+  under a credential's name is one.
 - **A GraphQL request's variables** (``{"query": "mutation ($p: String!) { login(password: $p)
   }", "variables": {"p": "x"}}``): the query binds a variable to a credential's argument, and
   the value sits under the variable's name, which can be anything.
@@ -43,11 +46,17 @@ a URL (``/account/reset-password``) names a page, not a field."""
 def json_objects(document: object) -> Iterator[dict]:
     """Every object of a parsed JSON ``document``, at any depth (each after the values below it are
     queued): the one walk of the rules that read a document by its structure."""
+    return (node for node in json_nodes(document) if isinstance(node, dict))
+
+
+def json_nodes(document: object) -> Iterator[dict | list]:
+    """Every object and array of a parsed JSON ``document``, at any depth."""
     stack = [document]
     while stack:
         node = stack.pop()
         if isinstance(node, list):
             stack.extend(node)
+            yield node
         elif isinstance(node, dict):
             stack.extend(node.values())
             yield node
@@ -56,7 +65,10 @@ def json_objects(document: object) -> Iterator[dict]:
 def find_structural_credentials(document: object) -> Iterator[Finding]:
     """Every value a parsed JSON ``document`` names as a credential by its structure (module
     docstring). Offsets are 0: the engine places a JSON document's values by their text."""
-    for node in json_objects(document):
+    for node in json_nodes(document):
+        if isinstance(node, list):
+            yield from _header_row_columns(node)
+            continue
         for parent in _SCHEMA_PARENTS & node.keys():
             properties = node[parent]
             if isinstance(properties, dict):
@@ -66,6 +78,24 @@ def find_structural_credentials(document: object) -> Iterator[Finding]:
             yield from _schema_values(node["name"], node, "keyword:parameter")
         yield from _typed_into_named_field(node)
         yield from _bound_query_variables(node)
+
+
+def _header_row_columns(table: list) -> Iterator[Finding]:
+    """The cells of a table of rows as arrays (module docstring) under a header that names a
+    credential: the first row all names, each other row as long as it."""
+    header = table[0] if len(table) > 1 else None
+    if not isinstance(header, list) or not header or not all(isinstance(name, str) for name in header):
+        return
+    for index, name in enumerate(header):
+        if (name_class := credential_class(name)) is None:
+            continue
+        kind = "PASSWORD" if name_class == "password" else "SECRET"
+        for row in table[1:]:
+            if not isinstance(row, list) or len(row) != len(header) or not isinstance(row[index], str):
+                continue
+            value = row[index]
+            if acceptable_value(value, True, name_class, ""):
+                yield Finding(kind, 0, len(value), value, "keyword:header_row")
 
 
 _ARGUMENT_BINDING = re.compile(r"\b([A-Za-z_]\w*)\s*:\s*\$([A-Za-z_]\w*)")
