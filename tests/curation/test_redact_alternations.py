@@ -97,3 +97,57 @@ def test_the_credential_word_scan_is_gated_and_branched_by_first_characters():
     assert KEYWORD_SCAN.pattern.startswith("(?=[") and "|s(?:ecret|" in KEYWORD_SCAN.pattern
     assert gated_alternation(r"\w+|x").pattern == r"\w+|x"  # no gate where the firsts are unknown
     assert gated_alternation("(a)b|ac").pattern == "(?=[a])(?:(a)b|ac)"
+
+
+_FOLDS = ("K", "\u212a", "k", "S", "\u017f", "s", "I", "\u0130", "\u0131", "i", "J", "C", "\u00c5", "\u212b")
+"""Characters ``re`` folds case-insensitively beyond ASCII's pairs (the Kelvin sign, the long s,
+the dotted and dotless i, the angstrom sign), beside the letters they fold with."""
+_ANY_CASE = (
+    "join|concat|implode|%[sv]|\\{\\d*\\}",
+    "key|secret|ſx|[kK]ey|isi|å",
+    "ab|[c-e]f|(?:g|h)i",
+)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_case_insensitive_gate_finds_the_plain_patterns_matches(seed):
+    """The gate's class folds as the literals do, so it admits every start (fails before: no flags)."""
+    rng = random.Random(seed)
+    pieces = (
+        *_PIECES,
+        *_FOLDS,
+        "OIN",
+        "oin",
+        "ONCAT",
+        "mplode",
+        "%S",
+        "%v",
+        "{12}",
+        "{",
+        "}",
+        "EY",
+        "ecret",
+        "x",
+    )
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randrange(0, 60))) for _ in range(60)]
+    for pattern in _ANY_CASE:
+        plain, gated = re.compile(pattern, re.IGNORECASE), gated_alternation(pattern, re.IGNORECASE)
+        assert gated.pattern.startswith("(?=[")
+        for text in texts:
+            assert [m.span() for m in gated.finditer(text)] == [m.span() for m in plain.finditer(text)]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_lookbehind_is_tried_after_the_gate_with_the_same_matches(seed):
+    """A leading lookbehind would hide the gate from ``re`` (fails before: no lookbehind)."""
+    behind = "(?<![a-z0-9])"
+    for pattern in _ALTERNATIONS:
+        plain, gated = re.compile(f"{behind}(?:{pattern})"), gated_alternation(pattern, lookbehind=behind)
+        assert gated.pattern.startswith("(?=[") == (first_characters(pattern) is not None)
+        for text in [*_texts(seed), "xsecret 1pa pa _q"]:
+            assert [m.span() for m in gated.finditer(text)] == [m.span() for m in plain.finditer(text)]
+
+
+def test_only_ignorecase_is_a_gated_alternations_flag():
+    with pytest.raises(ValueError):
+        gated_alternation("a|b", re.MULTILINE)

@@ -12,8 +12,8 @@ from redact_factory import API_SECRET, DB_PASSWORD, GITHUB_TOKEN, SALT, secret_e
 from trajectory_platform.curation.redact import RedactionConfig, engine, measure_episode_leak
 from trajectory_platform.curation.redact.engine import (
     PARTIAL_MIN,
-    _credential_windows,
     _windows,
+    partial_copies,
     scan,
 )
 from trajectory_platform.curation.redact.episode import redact_episode
@@ -134,17 +134,74 @@ def _token_piece(window: str) -> bool:
     return any(map(str.isdigit, window)) and upper + lower > 0 or upper >= 2 and lower >= 2
 
 
-def test_windows_are_every_token_piece_of_each_credential_owned_by_the_first_in_order() -> None:
+def _all_windows(credentials: list[str]) -> dict[str, str]:
+    """Every token piece of every credential, to the first credential in order holding it as one
+    (the map the engine built window by window before it asked the piece rule of a text's windows)."""
+    expected: dict[str, str] = {}
+    for value in sorted(credentials):
+        if engine._STREAM_FRAMING.search(value):
+            continue
+        for index in range(len(value) - PARTIAL_MIN + 1):
+            window = value[index : index + PARTIAL_MIN]
+            if _token_piece(window):
+                expected.setdefault(window, value)
+    return expected
+
+
+def _text_showing(seed: int, credentials: list[str]) -> str:
+    """A text of noise and pieces of the credentials (heads, tails, middles, some whole, some
+    split by a space), so its runs hold some of their windows and not others."""
+    rng = random.Random(seed)
+    parts = []
+    for value in credentials:
+        start = rng.randint(0, len(value) - 1)
+        piece = value[start : start + rng.randint(5, len(value))]
+        if rng.random() < 0.3:
+            cut = rng.randint(0, len(piece))
+            piece = piece[:cut] + " " + piece[cut:]
+        parts.append(rng.choice(["", "key=", "x", "... "]) + piece)
+        parts.append("".join(rng.choice(string.ascii_letters + "  ") for _ in range(rng.randint(0, 20))))
+    return rng.choice([" ", "\n", ""]).join(parts)
+
+
+def test_windows_are_every_window_owned_by_the_first_credential_holding_it() -> None:
+    """Every window, a token piece or not (fails before: pieces only); the piece rule is the
+    window's own, so a piece's owner is the one the piece-only map gave it."""
     for seed in range(20):
         credentials = frozenset(_credentials(seed, 12))
-        expected: dict[str, str] = {}
-        for value in sorted(credentials):
-            if engine._STREAM_FRAMING.search(value):
-                continue
-            for index in range(len(value) - PARTIAL_MIN + 1):
-                window = value[index : index + PARTIAL_MIN]
-                if _token_piece(window):
-                    expected.setdefault(window, value)
-        assert _windows(credentials) == expected
-        for value in credentials:
-            assert set(_credential_windows(value)) <= {w for w, owner in expected.items() if w in value}
+        windows = _windows(credentials)
+        pieces = _all_windows(sorted(credentials))
+        assert {w: owner for w, owner in windows.items() if _token_piece(w)} == pieces
+        assert any(not _token_piece(w) for w in windows)
+        for window, owner in windows.items():
+            assert engine._token_piece(window) == _token_piece(window)
+            assert owner == min(
+                v for v in credentials if window in v and not engine._STREAM_FRAMING.search(v)
+            )
+
+
+def test_partial_copies_finds_the_pieces_the_whole_tables_windows_find() -> None:
+    """The pieces found with the text's windows are those found with the whole table's (the lookup
+    loop run against :func:`_all_windows`)."""
+    for seed in range(20):
+        credentials = _credentials(seed, 12)
+        text = _text_showing(seed, credentials)
+        table = engine.build_table(
+            [engine.Finding("API_KEY", 0, len(v), v, "test") for v in credentials], SALT
+        )
+        everything = _all_windows([v for v in table.credentials if len(v) >= engine.PARTIAL_OF])
+        expected = []
+        for run in engine._RUN.finditer(text):
+            position, end = run.start(), run.end()
+            while position + PARTIAL_MIN <= end:
+                value = everything.get(text[position : position + PARTIAL_MIN])
+                if value is None:
+                    position += 1
+                    continue
+                start, stop = engine._widened(text, position, value, run.start(), end)
+                if stop - start < len(value):
+                    expected.append((start, stop, value))
+                position = stop
+        found = partial_copies(text, table)
+        assert [(f.start, f.end, f.value) for f in found] == [(s, e, text[s:e]) for s, e, _ in expected]
+        assert found

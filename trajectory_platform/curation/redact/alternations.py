@@ -115,12 +115,23 @@ def _by_first_character(pattern: str) -> str | None:
     return "|".join(f"{re.escape(char)}(?:{'|'.join(rests)})" for char, rests in branches.items())
 
 
-def gated_alternation(pattern: str) -> re.Pattern[str]:
-    """``pattern`` compiled (no flags) behind a lookahead of its :func:`first_characters`, as one
-    branch per first character where its alternatives allow (module docstring): the same matches
-    as ``re.compile(pattern)``, found without trying every alternative everywhere."""
+def gated_alternation(pattern: str, flags: int = 0, lookbehind: str = "") -> re.Pattern[str]:
+    """``pattern`` compiled behind a lookahead of its :func:`first_characters`, as one branch per
+    first character where its alternatives allow (module docstring): the same matches as
+    ``re.compile(lookbehind + "(?:" + pattern + ")", flags)``, found without trying every
+    alternative everywhere.
+
+    ``flags`` is 0 or ``re.IGNORECASE``. Case-insensitive, the gate is the same class compiled
+    case-insensitively, which ``re`` folds as it folds the literals (the Kelvin sign for ``k``, the
+    long s for ``s``), so it admits every position a match can start at; the branches are not
+    split by character (two first characters may fold to one). ``lookbehind`` is an assertion on
+    the text before the match (``(?<![a-z0-9])``): tried after the gate, which a leading lookbehind
+    would otherwise keep ``re`` from using to skip positions."""
+    if flags & ~re.IGNORECASE:
+        raise ValueError("only re.IGNORECASE is supported")
     firsts = first_characters(pattern)
     if firsts is None:
-        return re.compile(pattern)
+        return re.compile(f"{lookbehind}(?:{pattern})" if lookbehind else pattern, flags)
     gate = "".join(re.escape(char) for char in sorted(firsts))
-    return re.compile(f"(?=[{gate}])(?:{_by_first_character(pattern) or pattern})")
+    branches = pattern if flags else _by_first_character(pattern) or pattern
+    return re.compile(f"(?=[{gate}]){lookbehind}(?:{branches})", flags)

@@ -42,6 +42,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
+from trajectory_platform.curation.redact.alternations import gated_alternation
 from trajectory_platform.curation.redact.credential_names import credential_class
 from trajectory_platform.curation.redact.decoder_calls import DECODER_CALL, decoder_call, holds_a_decoder_call
 from trajectory_platform.curation.redact.dumps import DUMP_BLOCK, DUMP_HINT, ROW_OPENS, dump_runs
@@ -316,7 +317,8 @@ one placeholder enough there) is read against the glued word, as the line printf
 _PRINTF_ARGUMENT = re.compile(r"[ \t]+(?P<q>['\"]?)(?P<piece>[\w+/=\-.:@]+)(?P=q)")
 _JOINED_REACH = 40
 """How far before a list of chunks its join call may start (``''.join([`` or ``implode('', [``)."""
-_JOINED_HINT = re.compile(r"(?i)join|concat|implode|%[sv]|\{\d*\}")
+_JOINED_HINT = gated_alternation(r"join|concat|implode|%[sv]|\{\d*\}", re.IGNORECASE)
+"""A join call or a format's placeholders, in any case: gated by the first characters (2x faster)."""
 _INLINE_MARKUP = re.compile(
     r"(?<=[\w+/=\-@.])(?:</?(?:b|i|u|s|em|strong|mark|ins|del|code|kbd|tt|span|font|small|sup|sub|wbr)"
     r"(?:\s[^<>\n]{0,200})?/?>|<!--[^\n]{0,200}?-->)+(?=[\w+/=\-@.])"
@@ -467,13 +469,15 @@ cookie jar's parameter (``cj: CookieJar``), so there only ``cj:`` glued to what 
 (``pw:x`` as ``cj:k``; an annotation has a space after its colon)."""
 _ROT13_WORDS = "|".join([*(re.escape(word.translate(_ROT13)) for word in _MARKED_WORDS), r"cj:(?=\S)"])
 _REVERSED_MARK = re.compile(rf"(?:{_REVERSED_WORDS})(?![a-z0-9])")
-_ROT13_MARK = re.compile(rf"(?<![a-z0-9])(?:{_ROT13_WORDS})")
+_ROT13_MARK = gated_alternation(_ROT13_WORDS, lookbehind="(?<![a-z0-9])")
 """A marked word at a word's start as the line reads decoded (``=wp3c...`` in a base64 digest is
 not ``pw=`` backwards), searched for in the lowercased text: in ``re`` a case-insensitive
 alternation costs several times a lowercase copy and a case-sensitive one."""
 _REVERSED_LINE = re.compile(rf"(?im)^[^\n]*?{_REVERSED_MARK.pattern}[^\n]*")
-_ROT13_LINE = re.compile(rf"(?im)^[^\n]*?{_ROT13_MARK.pattern}[^\n]*")
+_ROT13_LINE = re.compile(rf"(?im)^[^\n]*?(?<![a-z0-9])(?:{_ROT13_WORDS})[^\n]*")
 """The lines holding one, anchored at line starts so a search reads each line once."""
+_lowercase = functools.lru_cache(maxsize=1)(str.lower)
+"""``text.lower()``, one copy for the reversed and the ROT13 gates, asked one after the other."""
 SAME_RANDOMNESS_DECODERS = frozenset({"reversed", "rot13"})
 """Decoders that move or substitute characters one for one: a token is as random in their view as
 in the text they read, where it was scored already, and the view loses the context that exempts a
@@ -1867,7 +1871,11 @@ read by the label rules alone (``detectors.find_labelled``), and no view is take
 is the same token with or without ``**`` around it (scored again on a line whose marks were
 dropped, a path read differently); and Markdown marks are in most texts, so a full scan of each
 such line doubled the cost of a scan."""
-_MARKDOWN_HINT = re.compile(r"`|\*\*|__|</?(?:b|strong|em|code)>|(?<!\w)[*_]\w|\w\\[_*]")
+_MARKDOWN_HINT = gated_alternation(r"`|\*\*|__|</?(?:b|strong|em|code)>|[*_](?<!\w[*_])\w|\\(?<=\w\\)[_*]")
+"""Whether a text holds a Markdown mark: a backtick, ``**``, ``__``, an emphasis tag, ``*`` or ``_``
+opening a word, or a word's escaped ``_``/``*``. Each alternative opens with its mark (the word
+before it is asked by a lookbehind after the mark), so the gate of marks' characters skips every
+other position (4x faster over a canary document's views); only whether one exists is asked."""
 
 
 def _markdown(match: re.Match[str]) -> list[tuple[str, int, int]]:
@@ -1975,8 +1983,8 @@ DECODERS: tuple[tuple[str, Callable[[str], bool], Finder, Decoder], ...] = (
     ("word_diff_porcelain", _holds("\n~"), _WORD_DIFF_PORCELAIN, _porcelain_seam),
     ("concatenation", lambda text: "'" in text or '"' in text or "`" in text or "\\\n" in text, _GLUE, _glue),
     ("look_alike", lambda text: not text.isascii(), _NON_ASCII, _look_alike),
-    ("reversed", lambda text: _REVERSED_MARK.search(text.lower()) is not None, _REVERSED_LINE, _reversed),
-    ("rot13", lambda text: _ROT13_MARK.search(text.lower()) is not None, _ROT13_LINE, _rot13),
+    ("reversed", lambda text: _REVERSED_MARK.search(_lowercase(text)) is not None, _REVERSED_LINE, _reversed),
+    ("rot13", lambda text: _ROT13_MARK.search(_lowercase(text)) is not None, _ROT13_LINE, _rot13),
 )
 """(name, cheap gate, pattern, decoder): a decoder runs only on text its gate passes."""
 

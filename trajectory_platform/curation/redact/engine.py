@@ -1025,8 +1025,9 @@ def partial_copies(text: str, table: SymbolTable, found_here: Sequence[Finding] 
     for run in _RUN.finditer(text):
         position, end = run.start(), run.end()
         while position + PARTIAL_MIN <= end:
-            value = windows.get(text[position : position + PARTIAL_MIN])
-            if value is None:
+            window = text[position : position + PARTIAL_MIN]
+            value = windows.get(window)
+            if value is None or not _token_piece(window):
                 position += 1
                 continue
             start, stop = _widened(text, position, value, run.start(), end)
@@ -1038,44 +1039,39 @@ def partial_copies(text: str, table: SymbolTable, found_here: Sequence[Finding] 
 
 @lru_cache(maxsize=8)
 def _windows(credentials: frozenset[str]) -> dict[str, str]:
-    """Every 12-character window of each credential that reads as a random token's piece (a digit
-    and a letter, or two capitals and two small letters; no ``__``), to the credential (the last
-    texts' tables). A word, a name or a path is no such piece (``super-secret`` of a passphrase,
-    ``postgres://u`` of a DSN, ``Personalized``, ``__home__user__``): replaced, it reached text
-    that never held the credential (real episodes)."""
+    """Every 12-character window of each credential, to the first credential in order holding it
+    (the last texts' tables; a stream's raw span, :func:`_streamed_findings`, holds none: its pieces
+    are the chunks' framing). Only a window that reads as a random token's piece is a piece
+    (:func:`_token_piece`); that is the window's own property, so :func:`partial_copies` asks it of
+    the windows a text shows, a handful, not of the table's 200k (a document's 1,400 new
+    credentials), and the map is built in C: each value's windows over those of the values after it."""
     windows: dict[str, str] = {}
-    for value in sorted(credentials):
-        for window in _credential_windows(value):
-            windows.setdefault(window, value)
+    for value in sorted(credentials, reverse=True):
+        if not _STREAM_FRAMING.search(value):
+            windows.update(zip(_slices(value), itertools.repeat(value)))
     return windows
+
+
+def _slices(value: str) -> Iterator[str]:
+    """Every 12-character window of ``value``, in order."""
+    return map(
+        value.__getitem__, map(slice, range(len(value) - PARTIAL_MIN + 1), range(PARTIAL_MIN, len(value) + 1))
+    )
 
 
 _STREAM_FRAMING = re.compile(r'"\s*[,}\]]|[{,]\s*"')
 """A string literal's end or start beside JSON's punctuation: a value holding it spans chunks."""
 
 
-@lru_cache(maxsize=512)
-def _credential_windows(value: str) -> tuple[str, ...]:
-    """The windows of one credential that read as a random token's piece, in order (:func:`_windows`).
-    Each window's letters and digits are counted from running totals over the value, not window by
-    window (a stream's long raw span has thousands of windows), and kept per value: the leak
-    measurement's copy of an episode has the episode's credentials again."""
-    if _STREAM_FRAMING.search(value):
-        return ()  # a stream's raw span (_streamed_findings): its pieces are the chunks' framing
-    upper = list(itertools.accumulate(map(str.isupper, value), initial=0))
-    lower = list(itertools.accumulate(map(str.islower, value), initial=0))
-    digit = list(itertools.accumulate(map(str.isdigit, value), initial=0))
-    pairs = zip(value, value[1:], strict=False)
-    doubled = list(itertools.accumulate((a == b == "_" for a, b in pairs), initial=0))
-    windows = []
-    for start in range(len(value) - PARTIAL_MIN + 1):
-        end = start + PARTIAL_MIN
-        if doubled[end - 1] != doubled[start]:
-            continue  # a "__" in the window (a pair starts at start .. end - 2)
-        capitals, smalls = upper[end] - upper[start], lower[end] - lower[start]
-        if digit[end] != digit[start] and capitals + smalls > 0 or capitals >= 2 and smalls >= 2:
-            windows.append(value[start:end])
-    return tuple(windows)
+def _token_piece(window: str) -> bool:
+    """Whether a window reads as a random token's piece: no ``__``, and a digit and a letter, or two
+    capitals and two small letters. A word, a name or a path is no such piece (``super-secret`` of a
+    passphrase, ``postgres://u`` of a DSN, ``Personalized``, ``__home__user__``): replaced, it
+    reached text that never held the credential (real episodes)."""
+    if "__" in window:
+        return False
+    capitals, smalls = sum(map(str.isupper, window)), sum(map(str.islower, window))
+    return any(map(str.isdigit, window)) and capitals + smalls > 0 or capitals >= 2 and smalls >= 2
 
 
 def _widened(text: str, position: int, value: str, floor: int, ceiling: int) -> tuple[int, int]:
