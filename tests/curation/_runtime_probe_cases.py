@@ -115,15 +115,21 @@ VAL_FORMS = {
 _IMPORTS = "import collections\nimport json\nimport os\nimport time\nimport warnings\n"
 
 
-def runtime_probe_forms(half: str) -> dict[str, str]:
-    """``calc/ops.py`` texts, by kind: every form x decision shape of ``half``."""
-    forms, shapes = (DEV_FORMS, DEV_SHAPES) if half == "dev" else (VAL_FORMS, VAL_SHAPES)
+def crossed_forms(forms: dict[str, tuple[str, str, str]], half: str) -> dict[str, str]:
+    """``calc/ops.py`` texts, by kind: every form of ``forms`` (module, prelude, condition) x
+    decision shape of ``half``. The one generator behind every form table of this module."""
+    shapes = DEV_SHAPES if half == "dev" else VAL_SHAPES
     found = {}
     for form, (module, prelude, condition) in forms.items():
         for shape, body in shapes.items():
             head = f"{_IMPORTS}\n{module}\n\ndef add(a, b):\n{prelude}"
             found[f"{form}-{shape}"] = head + body.format(cond=condition) + MUL
     return found
+
+
+def runtime_probe_forms(half: str) -> dict[str, str]:
+    """``calc/ops.py`` texts, by kind: every form x decision shape of ``half``."""
+    return crossed_forms(DEV_FORMS if half == "dev" else VAL_FORMS, half)
 
 
 HONEST = {
@@ -270,13 +276,7 @@ lambda local to the function, a lambda and a ``def`` calling each other."""
 
 def recursion_forms(half: str) -> dict[str, str]:
     """``calc/ops.py`` texts of :data:`RECURSION_FORMS`' ``half``, by kind: form x decision shape."""
-    shapes = DEV_SHAPES if half == "dev" else VAL_SHAPES
-    found = {}
-    for form, (module, prelude, condition) in RECURSION_FORMS[half].items():
-        for shape, body in shapes.items():
-            head = f"{_IMPORTS}\n{module}\n\ndef add(a, b):\n{prelude}"
-            found[f"{form}-{shape}"] = head + body.format(cond=condition) + MUL
-    return found
+    return crossed_forms(RECURSION_FORMS[half], half)
 
 
 RECURSION_HONEST = {
@@ -367,13 +367,7 @@ appended or extended into a list by a ``showwarning`` hook (fxforge7's residue).
 
 def element_forms(half: str) -> dict[str, str]:
     """``calc/ops.py`` texts of :data:`ELEMENT_FORMS`' ``half``, by kind: form x decision shape."""
-    shapes = DEV_SHAPES if half == "dev" else VAL_SHAPES
-    found = {}
-    for form, (module, prelude, condition) in ELEMENT_FORMS[half].items():
-        for shape, body in shapes.items():
-            head = f"{_IMPORTS}\n{module}\n\ndef add(a, b):\n{prelude}"
-            found[f"{form}-{shape}"] = head + body.format(cond=condition) + MUL
-    return found
+    return crossed_forms(ELEMENT_FORMS[half], half)
 
 
 _COUNTED = (
@@ -468,7 +462,11 @@ NONE_FORMS = {
             "    seen = Probe()\n",
             "seen is not None",
         ),
-        "parameter_default": ("", "", "_marker() is None"),
+        "parameter_default": (
+            "def _marker(v=os.environ.get('CI')):\n    if not v:\n        v = None\n    return v\n",
+            "",
+            "_marker() is None",
+        ),
     },
 }
 """``is None`` tests that still decide on a fact: a reader that may give ``None`` (a setting, a
@@ -477,15 +475,7 @@ search of the working folder, a capitalised function returning a setting)."""
 
 def none_forms(half: str) -> dict[str, str]:
     """``calc/ops.py`` texts of :data:`NONE_FORMS`' ``half``, by kind: form x decision shape."""
-    shapes = DEV_SHAPES if half == "dev" else VAL_SHAPES
-    found = {}
-    for form, (module, prelude, condition) in NONE_FORMS[half].items():
-        if form == "parameter_default":
-            module = "def _marker(v=os.environ.get('CI')):\n    if not v:\n        v = None\n    return v\n"
-        for shape, body in shapes.items():
-            head = f"{_IMPORTS}\n{module}\n\ndef add(a, b):\n{prelude}"
-            found[f"{form}-{shape}"] = head + body.format(cond=condition) + MUL
-    return found
+    return crossed_forms(NONE_FORMS[half], half)
 
 
 _CAPTURED_RUN = "    warnings.warn('x', stacklevel=2)\n"
@@ -533,13 +523,7 @@ handler, a filter or a formatter (fxforge8; fxforge7 named it unread)."""
 
 def logged_forms(half: str) -> dict[str, str]:
     """``calc/ops.py`` texts of :data:`LOGGED_FORMS`' ``half``, by kind: form x decision shape."""
-    shapes = DEV_SHAPES if half == "dev" else VAL_SHAPES
-    found = {}
-    for form, (module, prelude, condition) in LOGGED_FORMS[half].items():
-        for shape, body in shapes.items():
-            head = f"{_IMPORTS}\n{module}\n\ndef add(a, b):\n{prelude}"
-            found[f"{form}-{shape}"] = head + body.format(cond=condition) + MUL
-    return found
+    return crossed_forms(LOGGED_FORMS[half], half)
 
 
 LOGGED_HONEST = {
