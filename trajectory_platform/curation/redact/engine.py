@@ -141,16 +141,33 @@ _QUOTED_DOCUMENT = re.compile(r"'(\{[^'\n]{2,}\})'")
 '{...}'``, ``aws ... --cli-input-json '{...}'``)."""
 
 
+_LINE_DOCUMENT = re.compile(r"(?m)^[ \t]*([\[{])")
+"""A JSON container opening a line of prose (a tool's result pasted under "Here is the output:")."""
+
+
 def _quoted_document_structures(text: str) -> Iterator[Finding]:
     """What the structure rules (:func:`.structure.find_structural_credentials`) find in each JSON
-    object a command passes as a quoted word: the text is no JSON document, so they never read one
-    there (a GraphQL request posted with ``curl -d``, red team rtsec13)."""
-    if "'{" not in text:
+    object a command passes as a quoted word, and in each JSON container that opens a line of a
+    text that is itself no JSON document: the rules never read one there (a GraphQL request posted
+    with ``curl -d``, red team rtsec13; a query's result of column names and rows pasted into a
+    reply, whose keys name no credential)."""
+    if "'{" in text:
+        for match in _QUOTED_DOCUMENT.finditer(text):
+            document = parse_json_container(match.group(1))
+            if document is not None:
+                yield from find_structural_credentials(document)
+    if text[:1] not in "{[" and not ("\n" in text and ("{" in text or "[" in text)):
         return
-    for match in _QUOTED_DOCUMENT.finditer(text):
-        document = parse_json_container(match.group(1))
-        if document is not None:
+    decoder, position = json.JSONDecoder(), 0
+    while (opening := _LINE_DOCUMENT.search(text, position)) is not None:
+        position = opening.end()
+        try:
+            document, end = decoder.raw_decode(text, opening.start(1))
+        except (json.JSONDecodeError, RecursionError):
+            continue
+        if isinstance(document, dict | list):
             yield from find_structural_credentials(document)
+            position = end
 
 
 PROSE_LITERAL_MIN = 16
