@@ -491,13 +491,12 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
     seen = {f.value for f in nested}
     content = "\x00".join(decoded_literals)
     spans = [match.span() for match, _ in literals]
-    ids = {match.span() for match, child in literals if child.id_value}
     raw = [
         f
         for f in found
         if f.value not in seen
         and (f.value in content or _NUMBERS.fullmatch(f.value) is not None)
-        and not (f.detector == "entropy" and _literal_at(f.start, spans) in ids)
+        and not (f.detector == "entropy" and _inside_one_literal(f.start, f.end, spans))
     ]
     spread = [
         f

@@ -40,6 +40,7 @@ from trajectory_platform.curation.redact.rows import (
     naming_lines,
 )
 from trajectory_platform.curation.redact.spelling import unspellable
+from trajectory_platform.curation.redact.sql_columns import INSERT, column_names, copy_blocks, insert_rows
 from trajectory_platform.curation.redact.sql_parameters import bound_insert_values
 from trajectory_platform.curation.redact.stdin_feeds import READS_STDIN, find_fed_passwords
 from trajectory_platform.curation.shell_split import substituted_or_redirected
@@ -477,10 +478,6 @@ _YAML_SECRET_VALUE = re.compile(
 )
 _JSON_SECRET_DATA = re.compile(r"\"(?:data|stringData)\"\s*:\s*\{(?P<body>[^{}]*)\}")
 _JSON_SECRET_VALUE = re.compile(r"\"[^\"\n]{1,253}\"\s*:\s*\"(?P<value>(?:[^\"\\\n]|\\.){4,4096})\"")
-_INSERT = re.compile(
-    r"(?i)\bINSERT\s+INTO\s+[\w.\"`\[\]]+\s*\((?P<columns>[^()\n]{1,400})\)\s*VALUES\s*(?P<rows>(?:\([^()\n]*\)\s*,?\s*)+)"
-)
-_SQL_VALUE = re.compile(r"'(?:[^'\n]|'')*'|[^,()\s][^,()]*")
 
 
 def credential_shaped(value: str) -> bool:
@@ -892,40 +889,26 @@ def _key_value_rows(text: str) -> Iterator[Finding]:
                 yield Finding(kind, start, start + len(value), value, "positional:key_value_row")
 
 
-_COPY = re.compile(r"(?m)^COPY[ \t]+[\w.\"]+[ \t]*\((?P<columns>[^)\n]*)\)[ \t]+FROM[ \t]+stdin;[ \t]*\n")
-"""``pg_dump``'s data block: the column names in the ``COPY`` line, then a tab-separated row a
-line up to ``\\.``: the header of the table is a SQL list, not a row of its own."""
-_COPY_ROW = re.compile(r"(?m)^(?!\\\.$)[^\n]*\t[^\n]*$")
-
-
 def _copy_rows(text: str) -> Iterator[Finding]:
     """Values of ``pg_dump`` ``COPY ... FROM stdin;`` rows under a column that names a credential."""
-    for block in _COPY.finditer(text):
-        names = [name.strip().strip('"') for name in block.group("columns").split(",")]
+    for names, rows in copy_blocks(text):
         columns = {column: named for column, name in enumerate(names) if (named := column_class(name))}
-        position = block.end()
-        while columns and (row := _COPY_ROW.match(text, position)):
-            cells = row.group().split("\t")
-            if len(cells) != len(names):
-                break
-            offset = row.start()
+        for offset, cells in rows if columns else ():
             for column, cell in enumerate(cells):
                 if column in columns and cell != "\\N" and credential_shaped(cell):
                     kind = "PASSWORD" if columns[column] == "password" else "SECRET"
                     yield Finding(kind, offset, offset + len(cell), cell, "positional:copy_rows")
                 offset += len(cell) + 1
-            position = row.end() + 1
 
 
 def _sql_inserts(text: str) -> Iterator[Finding]:
     """``INSERT INTO t (a, password) VALUES (x, 'y'), (...)``: the values in a credential column."""
-    for match in _INSERT.finditer(text):
-        columns = [credential_class(c.strip().strip('"`[]')) for c in match.group("columns").split(",")]
+    for match in INSERT.finditer(text):
+        columns = [credential_class(name) for name in column_names(match.group("columns"))]
         if not any(columns):
             continue
-        for row in re.finditer(r"\(([^()\n]*)\)", match.group("rows")):
+        for row, values in insert_rows(match):
             yield from bound_insert_values(text, match.end(), row.group(1), columns, credential_shaped)
-            values = list(_SQL_VALUE.finditer(row.group(1)))
             if len(values) != len(columns):
                 continue
             base = match.start("rows") + row.start(1)
