@@ -745,7 +745,7 @@ def _context_findings(
     change (a CSV whose cell is coloured, a quoted-printable log whose ``Evaluating`` line holds no
     escape, an ``xxd`` row of the header). Only a value on a changed line counts; the others the raw
     text's scan has."""
-    named = find_other_line_credentials(view.text)
+    named = find_other_line_credentials(view.text, "\n".join(view.text[low:high] for low, high in changed))
     if "##[debug]" in view.text:
         named = itertools.chain(named, find_actions_debug_values(view.text))
     for finding in named:

@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterator
 
 from trajectory_platform.curation.redact.credential_names import credential_class, unescaped_name
-from trajectory_platform.curation.redact.cut_values import find_cut_cells
+from trajectory_platform.curation.redact.cut_values import find_cut_cells, may_be_cut
 from trajectory_platform.curation.redact.decoders import ANSI_ESCAPE
 from trajectory_platform.curation.redact.detectors import acceptable_value, names_a_digest, passphrase_shaped
 from trajectory_platform.curation.redact.line_values import line_phrase
@@ -641,17 +641,22 @@ def _rule_findings(
             yield from _found(pattern, text, f"positional:{rule}", name_group)
 
 
-def find_other_line_credentials(text: str) -> Iterator[Finding]:
+def find_other_line_credentials(text: str, lines: str) -> Iterator[Finding]:
     """The credentials of ``text`` whose name stands on another line than the value: a column's
     header (:func:`find_column_credentials`), a sibling ``name`` (:data:`_NAMED_BY_SIBLING`: a
     Terraform plan's, a YAML ``env`` list's), the command a here-document feeds
     (:func:`.stdin_feeds.find_fed_passwords`). A decoded view (colour, quoted-printable, an ``xxd``
-    dump) reads these over its whole text, since the naming line is often one it did not change."""
+    dump) reads these over its whole text, since the naming line is often one it did not change;
+    ``lines`` is the text of the lines it changed, the only ones whose findings count. A reading
+    whose mark stands on its value's own line (a truncation mark, a pipe, a here-string) runs
+    only where ``lines`` hold that mark: the same findings there, none of the cost elsewhere."""
     if len(text) < SHORTEST:
         return
-    yield from find_column_credentials(text)
+    yield from _whole_columns(text)
+    if may_be_cut(lines):
+        yield from find_cut_cells(text, _whole_columns)
     yield from _rule_findings(text, _SIBLING_RULES)
-    yield from find_fed_passwords(text, _fed_shape)
+    yield from find_fed_passwords(text, _fed_shape, lines)
 
 
 def find_column_credentials(text: str, lower: str | None = None) -> Iterator[Finding]:
