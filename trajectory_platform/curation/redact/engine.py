@@ -77,6 +77,7 @@ from trajectory_platform.curation.redact.positional import (
     SECRET_READER,
     find_other_line_credentials,
     find_positional_credentials,
+    find_syntax_credentials,
 )
 from trajectory_platform.curation.redact.pseudonym import PII_KINDS, PSEUDONYM_RE, SymbolTable
 from trajectory_platform.curation.redact.public_material import drop_public_material
@@ -697,6 +698,8 @@ def _decoded_findings(
             hidden = find_labelled(window) if labels_only else find_secrets(window, view_config)
             if not labels_only:  # a cookie list's pairs, each judged by its name (cookies.py)
                 hidden.extend(find_session_cookies(window))
+            if not labels_only and not permuted:  # ::add-mask:: seen through an xxd dump
+                hidden.extend(find_syntax_credentials(window))
             if config.pii and not labels_only:
                 hidden.extend(find_pii(window, config))
             if joins is not None:

@@ -579,11 +579,14 @@ _GATES: dict[str, str | re.Pattern[str]] = {
 anchored at every line start costs a pass over the text."""
 
 
+_SYNTAX_RULES: tuple[tuple[str, re.Pattern[str], str | None], ...] = tuple(
+    (rule, pattern, None) for rule, pattern in _SYNTAX.items()
+)
 _SIBLING_RULES: tuple[tuple[str, re.Pattern[str], str | None], ...] = tuple(
     (rule, pattern, "name") for rule, pattern in _NAMED_BY_SIBLING.items()
 )
 _RULES: tuple[tuple[str, re.Pattern[str], str | None], ...] = (
-    *((rule, pattern, None) for rule, pattern in _SYNTAX.items()),
+    *_SYNTAX_RULES,
     *_SIBLING_RULES,
 )
 """Each pattern rule with the group naming its value's label (None: the syntax says it all)."""
@@ -639,6 +642,15 @@ def _rule_findings(
         gate = _GATES[rule]
         if gate in text if isinstance(gate, str) else gate.search(text):
             yield from _found(pattern, text, f"positional:{rule}", name_group)
+
+
+def find_syntax_credentials(text: str) -> Iterator[Finding]:
+    """The values a command's or a format's syntax alone names (:data:`_SYNTAX`: ``::add-mask::``,
+    ``sshpass -p``), for a decoded view's changed lines: name and value stand on one line, so the
+    view of a byte dump (``xxd`` of ``echo "::add-mask::x"``) shows them where the raw text shows
+    hex only."""
+    if len(text) >= SHORTEST:
+        yield from _rule_findings(text, _SYNTAX_RULES)
 
 
 def find_other_line_credentials(text: str, lines: str) -> Iterator[Finding]:
