@@ -106,13 +106,19 @@ CUT_ROW_CONTEXT = 40
 _CELL_SEPARATORS = ",\t;|"
 
 
+def may_be_cut(text: str) -> bool:
+    """Does ``text`` hold anything a truncation mark may start with (:data:`_CUT_MARK`)? A cut
+    value's head stands on the mark's own line."""
+    return _GATE.search(text) is not None
+
+
 def find_cut_cells(text: str, read_columns: Callable[[str], Iterable[Finding]]) -> list[Finding]:
     """Heads of cells a truncation mark cut in a table's row, named by the column's header on a
     line above (``read_columns``: :func:`.positional.find_column_credentials`'s reading). The row is
     completed as :func:`find_cut_values` completes a line, the filler then one to four more cells
     (a cut row has fewer cells than its header, and a reader of columns takes only whole rows), and
     read with the :data:`CUT_ROW_CONTEXT` lines above it."""
-    if _GATE.search(text) is None:
+    if not may_be_cut(text):
         return []
     found: list[Finding] = []
     for line_start, end, line, head in _cuts(text):

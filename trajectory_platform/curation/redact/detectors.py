@@ -51,6 +51,7 @@ from trajectory_platform.curation.redact.public_material import find_unparsed_bl
 from trajectory_platform.curation.redact.random_sources import RANDOM_SOURCE
 from trajectory_platform.curation.redact.shell_words import expansions
 from trajectory_platform.curation.redact.spelling import case_flips_at_random, random_letters, unspellable
+from trajectory_platform.curation.redact.sql_columns import column_at
 from trajectory_platform.curation.redact.webhook_urls import find_webhook_secrets, mentions_a_hook
 
 _TOKEN_BODY = r"[A-Za-z0-9_\-]"
@@ -2526,6 +2527,8 @@ def _own_digest_evidence(text: str, start: int, end: int) -> bool:
     line_start = text.rfind("\n", 0, start) + 1
     if _column_names_a_digest(text, line_start, start):
         return True
+    if (column := column_at(text, start, end)) is not None and names_a_digest(column):
+        return True  # INSERT INTO t (name, sha256) VALUES ('a', '<hex>'); COPY t (checksum) FROM stdin
     command = _GIT_REVISION_ARGUMENT.search(text, max(line_start, start - 200), start)
     if command and not _GIT_SEARCHED_OR_QUOTED.search(command.group()):
         return True

@@ -77,6 +77,7 @@ from trajectory_platform.curation.redact.positional import (
     SECRET_READER,
     find_other_line_credentials,
     find_positional_credentials,
+    find_syntax_credentials,
 )
 from trajectory_platform.curation.redact.pseudonym import PII_KINDS, PSEUDONYM_RE, SymbolTable
 from trajectory_platform.curation.redact.public_material import drop_public_material
@@ -141,16 +142,33 @@ _QUOTED_DOCUMENT = re.compile(r"'(\{[^'\n]{2,}\})'")
 '{...}'``, ``aws ... --cli-input-json '{...}'``)."""
 
 
+_LINE_DOCUMENT = re.compile(r"(?m)^[ \t]*([\[{])")
+"""A JSON container opening a line of prose (a tool's result pasted under "Here is the output:")."""
+
+
 def _quoted_document_structures(text: str) -> Iterator[Finding]:
     """What the structure rules (:func:`.structure.find_structural_credentials`) find in each JSON
-    object a command passes as a quoted word: the text is no JSON document, so they never read one
-    there (a GraphQL request posted with ``curl -d``, red team rtsec13)."""
-    if "'{" not in text:
+    object a command passes as a quoted word, and in each JSON container that opens a line of a
+    text that is itself no JSON document: the rules never read one there (a GraphQL request posted
+    with ``curl -d``, red team rtsec13; a query's result of column names and rows pasted into a
+    reply, whose keys name no credential)."""
+    if "'{" in text:
+        for match in _QUOTED_DOCUMENT.finditer(text):
+            document = parse_json_container(match.group(1))
+            if document is not None:
+                yield from find_structural_credentials(document)
+    if text[:1] not in "{[" and not ("\n" in text and ("{" in text or "[" in text)):
         return
-    for match in _QUOTED_DOCUMENT.finditer(text):
-        document = parse_json_container(match.group(1))
-        if document is not None:
+    decoder, position = json.JSONDecoder(), 0
+    while (opening := _LINE_DOCUMENT.search(text, position)) is not None:
+        position = opening.end()
+        try:
+            document, end = decoder.raw_decode(text, opening.start(1))
+        except (json.JSONDecodeError, RecursionError):
+            continue
+        if isinstance(document, dict | list):
             yield from find_structural_credentials(document)
+            position = end
 
 
 PROSE_LITERAL_MIN = 16
@@ -474,13 +492,12 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
     seen = {f.value for f in nested}
     content = "\x00".join(decoded_literals)
     spans = [match.span() for match, _ in literals]
-    ids = {match.span() for match, child in literals if child.id_value}
     raw = [
         f
         for f in found
         if f.value not in seen
         and (f.value in content or _NUMBERS.fullmatch(f.value) is not None)
-        and not (f.detector == "entropy" and _literal_at(f.start, spans) in ids)
+        and not (f.detector == "entropy" and _inside_one_literal(f.start, f.end, spans))
     ]
     spread = [
         f
@@ -681,6 +698,8 @@ def _decoded_findings(
             hidden = find_labelled(window) if labels_only else find_secrets(window, view_config)
             if not labels_only:  # a cookie list's pairs, each judged by its name (cookies.py)
                 hidden.extend(find_session_cookies(window))
+            if not labels_only and not permuted:  # ::add-mask:: seen through an xxd dump
+                hidden.extend(find_syntax_credentials(window))
             if config.pii and not labels_only:
                 hidden.extend(find_pii(window, config))
             if joins is not None:
@@ -729,7 +748,7 @@ def _context_findings(
     change (a CSV whose cell is coloured, a quoted-printable log whose ``Evaluating`` line holds no
     escape, an ``xxd`` row of the header). Only a value on a changed line counts; the others the raw
     text's scan has."""
-    named = find_other_line_credentials(view.text)
+    named = find_other_line_credentials(view.text, "\n".join(view.text[low:high] for low, high in changed))
     if "##[debug]" in view.text:
         named = itertools.chain(named, find_actions_debug_values(view.text))
     for finding in named:

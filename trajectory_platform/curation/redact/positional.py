@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterator
 
 from trajectory_platform.curation.redact.credential_names import credential_class, unescaped_name
-from trajectory_platform.curation.redact.cut_values import find_cut_cells
+from trajectory_platform.curation.redact.cut_values import find_cut_cells, may_be_cut
 from trajectory_platform.curation.redact.decoders import ANSI_ESCAPE
 from trajectory_platform.curation.redact.detectors import acceptable_value, names_a_digest, passphrase_shaped
 from trajectory_platform.curation.redact.line_values import line_phrase
@@ -40,6 +40,7 @@ from trajectory_platform.curation.redact.rows import (
     naming_lines,
 )
 from trajectory_platform.curation.redact.spelling import unspellable
+from trajectory_platform.curation.redact.sql_columns import INSERT, column_names, copy_blocks, insert_rows
 from trajectory_platform.curation.redact.sql_parameters import bound_insert_values
 from trajectory_platform.curation.redact.stdin_feeds import READS_STDIN, find_fed_passwords
 from trajectory_platform.curation.shell_split import substituted_or_redirected
@@ -477,10 +478,6 @@ _YAML_SECRET_VALUE = re.compile(
 )
 _JSON_SECRET_DATA = re.compile(r"\"(?:data|stringData)\"\s*:\s*\{(?P<body>[^{}]*)\}")
 _JSON_SECRET_VALUE = re.compile(r"\"[^\"\n]{1,253}\"\s*:\s*\"(?P<value>(?:[^\"\\\n]|\\.){4,4096})\"")
-_INSERT = re.compile(
-    r"(?i)\bINSERT\s+INTO\s+[\w.\"`\[\]]+\s*\((?P<columns>[^()\n]{1,400})\)\s*VALUES\s*(?P<rows>(?:\([^()\n]*\)\s*,?\s*)+)"
-)
-_SQL_VALUE = re.compile(r"'(?:[^'\n]|'')*'|[^,()\s][^,()]*")
 
 
 def credential_shaped(value: str) -> bool:
@@ -582,11 +579,14 @@ _GATES: dict[str, str | re.Pattern[str]] = {
 anchored at every line start costs a pass over the text."""
 
 
+_SYNTAX_RULES: tuple[tuple[str, re.Pattern[str], str | None], ...] = tuple(
+    (rule, pattern, None) for rule, pattern in _SYNTAX.items()
+)
 _SIBLING_RULES: tuple[tuple[str, re.Pattern[str], str | None], ...] = tuple(
     (rule, pattern, "name") for rule, pattern in _NAMED_BY_SIBLING.items()
 )
 _RULES: tuple[tuple[str, re.Pattern[str], str | None], ...] = (
-    *((rule, pattern, None) for rule, pattern in _SYNTAX.items()),
+    *_SYNTAX_RULES,
     *_SIBLING_RULES,
 )
 """Each pattern rule with the group naming its value's label (None: the syntax says it all)."""
@@ -644,17 +644,31 @@ def _rule_findings(
             yield from _found(pattern, text, f"positional:{rule}", name_group)
 
 
-def find_other_line_credentials(text: str) -> Iterator[Finding]:
+def find_syntax_credentials(text: str) -> Iterator[Finding]:
+    """The values a command's or a format's syntax alone names (:data:`_SYNTAX`: ``::add-mask::``,
+    ``sshpass -p``), for a decoded view's changed lines: name and value stand on one line, so the
+    view of a byte dump (``xxd`` of ``echo "::add-mask::x"``) shows them where the raw text shows
+    hex only."""
+    if len(text) >= SHORTEST:
+        yield from _rule_findings(text, _SYNTAX_RULES)
+
+
+def find_other_line_credentials(text: str, lines: str) -> Iterator[Finding]:
     """The credentials of ``text`` whose name stands on another line than the value: a column's
     header (:func:`find_column_credentials`), a sibling ``name`` (:data:`_NAMED_BY_SIBLING`: a
     Terraform plan's, a YAML ``env`` list's), the command a here-document feeds
     (:func:`.stdin_feeds.find_fed_passwords`). A decoded view (colour, quoted-printable, an ``xxd``
-    dump) reads these over its whole text, since the naming line is often one it did not change."""
+    dump) reads these over its whole text, since the naming line is often one it did not change;
+    ``lines`` is the text of the lines it changed, the only ones whose findings count. A reading
+    whose mark stands on its value's own line (a truncation mark, a pipe, a here-string) runs
+    only where ``lines`` hold that mark: the same findings there, none of the cost elsewhere."""
     if len(text) < SHORTEST:
         return
-    yield from find_column_credentials(text)
+    yield from _whole_columns(text)
+    if may_be_cut(lines):
+        yield from find_cut_cells(text, _whole_columns)
     yield from _rule_findings(text, _SIBLING_RULES)
-    yield from find_fed_passwords(text, _fed_shape)
+    yield from find_fed_passwords(text, _fed_shape, lines)
 
 
 def find_column_credentials(text: str, lower: str | None = None) -> Iterator[Finding]:
@@ -892,40 +906,26 @@ def _key_value_rows(text: str) -> Iterator[Finding]:
                 yield Finding(kind, start, start + len(value), value, "positional:key_value_row")
 
 
-_COPY = re.compile(r"(?m)^COPY[ \t]+[\w.\"]+[ \t]*\((?P<columns>[^)\n]*)\)[ \t]+FROM[ \t]+stdin;[ \t]*\n")
-"""``pg_dump``'s data block: the column names in the ``COPY`` line, then a tab-separated row a
-line up to ``\\.``: the header of the table is a SQL list, not a row of its own."""
-_COPY_ROW = re.compile(r"(?m)^(?!\\\.$)[^\n]*\t[^\n]*$")
-
-
 def _copy_rows(text: str) -> Iterator[Finding]:
     """Values of ``pg_dump`` ``COPY ... FROM stdin;`` rows under a column that names a credential."""
-    for block in _COPY.finditer(text):
-        names = [name.strip().strip('"') for name in block.group("columns").split(",")]
+    for names, rows in copy_blocks(text):
         columns = {column: named for column, name in enumerate(names) if (named := column_class(name))}
-        position = block.end()
-        while columns and (row := _COPY_ROW.match(text, position)):
-            cells = row.group().split("\t")
-            if len(cells) != len(names):
-                break
-            offset = row.start()
+        for offset, cells in rows if columns else ():
             for column, cell in enumerate(cells):
                 if column in columns and cell != "\\N" and credential_shaped(cell):
                     kind = "PASSWORD" if columns[column] == "password" else "SECRET"
                     yield Finding(kind, offset, offset + len(cell), cell, "positional:copy_rows")
                 offset += len(cell) + 1
-            position = row.end() + 1
 
 
 def _sql_inserts(text: str) -> Iterator[Finding]:
     """``INSERT INTO t (a, password) VALUES (x, 'y'), (...)``: the values in a credential column."""
-    for match in _INSERT.finditer(text):
-        columns = [credential_class(c.strip().strip('"`[]')) for c in match.group("columns").split(",")]
+    for match in INSERT.finditer(text):
+        columns = [credential_class(name) for name in column_names(match.group("columns"))]
         if not any(columns):
             continue
-        for row in re.finditer(r"\(([^()\n]*)\)", match.group("rows")):
+        for row, values in insert_rows(match):
             yield from bound_insert_values(text, match.end(), row.group(1), columns, credential_shaped)
-            values = list(_SQL_VALUE.finditer(row.group(1)))
             if len(values) != len(columns):
                 continue
             base = match.start("rows") + row.start(1)

@@ -76,19 +76,26 @@ last character, ``Harbor2024$``) is itself."""
 _USER_PREFIX = re.compile(r"[\w.@-]{1,32}:")
 
 
-def find_fed_passwords(text: str, shaped: Callable[[str], bool]) -> Iterator[Finding]:
+def find_fed_passwords(
+    text: str, shaped: Callable[[str], bool], lines: str | None = None
+) -> Iterator[Finding]:
     """Every literal password a pipeline or a here-string feeds to a :data:`READS_STDIN` command;
-    ``shaped`` says whether a piece is a password's shape (:func:`.positional.credential_shaped`)."""
+    ``shaped`` says whether a piece is a password's shape (:func:`.positional.credential_shaped`).
+    ``lines``: the text of the only lines a finding may lie on (a decoded view's changed lines),
+    None for all of ``text``."""
     # Each pattern runs only where the text holds what it needs (a pipe after echo, printf or yes;
     # a here-string; a here-document): a command's name is sought from every word on, a cost of
-    # every line's length squared that canary-sized texts without either paid for nothing.
-    pipelines = "|" in text and _PRODUCER.search(text) is not None
+    # every line's length squared that canary-sized texts without either paid for nothing. A
+    # pipeline and a here-string stand on the line of the literal they feed, so only ``lines``
+    # need hold their marks; a here-document's opener may stand on any line above its body.
+    lines = text if lines is None else lines
+    pipelines = "|" in lines and _PRODUCER.search(lines) is not None
     for match in _PIPELINE.finditer(text) if pipelines else ():
         chpasswd = match.group("sink").startswith("chpasswd")
         decoded = bool(re.search(_DECODE, match.group("stages")))
         for start, end in _producer_literals(match.group("producer"), match.start("producer")):
             yield from _literal(text, start, end, chpasswd, decoded, shaped)
-    for match in _HERE_STRING.finditer(text) if "<<<" in text else ():
+    for match in _HERE_STRING.finditer(text) if "<<<" in lines else ():
         chpasswd = match.group("sink").startswith("chpasswd")
         start, end = _unquoted(match.group("word"), match.start("word"))
         yield from _literal(text, start, end, chpasswd, False, shaped)

@@ -17,6 +17,12 @@ a value from elsewhere in the document:
 - **A table of rows as arrays under a header row** (a spreadsheet API's ``values``, a query result
   as ``[["id", "db_password"], [1, "x"]]``): the header row names each column, and a row's cell
   under a credential's name is one.
+- **A table split into its column names and its rows** (a query API's result: ``{"columns":
+  ["id", "db_password"], "rows": [[1, "x"]]}``, pandas' ``orient="split"``, Trino's ``columns`` of
+  ``{"name": ...}`` with ``data``, Snowflake's ``resultSetMetaData.rowType``, Databricks'
+  ``manifest.schema.columns`` beside ``result.data_array``, BigQuery's ``schema.fields`` beside
+  ``rows`` of ``{"f": [{"v": ...}]}``): a list of names and a list of rows as long, within one
+  object; a row's cell under a credential's name is one.
 - **A GraphQL request's variables** (``{"query": "mutation ($p: String!) { login(password: $p)
   }", "variables": {"p": "x"}}``): the query binds a variable to a credential's argument, and
   the value sits under the variable's name, which can be anything.
@@ -69,6 +75,7 @@ def find_structural_credentials(document: object) -> Iterator[Finding]:
         if isinstance(node, list):
             yield from _header_row_columns(node)
             continue
+        yield from _split_table_columns(node)
         for parent in _SCHEMA_PARENTS & node.keys():
             properties = node[parent]
             if isinstance(properties, dict):
@@ -86,16 +93,79 @@ def _header_row_columns(table: list) -> Iterator[Finding]:
     header = table[0] if len(table) > 1 else None
     if not isinstance(header, list) or not header or not all(isinstance(name, str) for name in header):
         return
+    yield from _column_cells(header, table[1:])
+
+
+def _column_cells(header: list[str], rows: list) -> Iterator[Finding]:
+    """The cells of ``rows`` (arrays as long as ``header``) under a header name that names a
+    credential, each as credential-shaped as that name asks."""
     for index, name in enumerate(header):
         if (name_class := credential_class(name)) is None:
             continue
         kind = "PASSWORD" if name_class == "password" else "SECRET"
-        for row in table[1:]:
+        for row in rows:
             if not isinstance(row, list) or len(row) != len(header) or not isinstance(row[index], str):
                 continue
             value = row[index]
             if acceptable_value(value, True, name_class, ""):
                 yield Finding(kind, 0, len(value), value, "keyword:header_row")
+
+
+_SPLIT_TABLE_DEPTH = 3
+"""How deep under one object its column names and its rows may sit: Databricks puts the names at
+``manifest.schema.columns`` and the rows at ``result.data_array``."""
+
+
+def _split_table_columns(node: dict) -> Iterator[Finding]:
+    """The cells of a table split into a list of column names and a list of rows (module
+    docstring) within ``node``. Each pair is read at the lowest object holding both: a pair under
+    one key of ``node`` is that child's to read."""
+    headers: list[tuple[str, list[str]]] = []
+    tables: list[tuple[str, list[list]]] = []
+    for top, value in _dict_descendants(node):
+        if isinstance(value, list) and value:
+            if (names := _column_names(value)) is not None:
+                headers.append((top, names))
+            elif (rows := _rows(value)) is not None:
+                tables.append((top, rows))
+    for header_top, header in headers:
+        for rows_top, rows in tables:
+            if header_top != rows_top:
+                yield from _column_cells(header, rows)
+
+
+def _dict_descendants(node: dict) -> Iterator[tuple[str, object]]:
+    """Each value under ``node`` reached through objects only, at most :data:`_SPLIT_TABLE_DEPTH`
+    keys down, with the first key of its path."""
+    stack: list[tuple[str, object, int]] = [(key, value, 1) for key, value in node.items()]
+    while stack:
+        top, value, depth = stack.pop()
+        yield top, value
+        if isinstance(value, dict) and depth < _SPLIT_TABLE_DEPTH:
+            stack.extend((top, child, depth + 1) for child in value.values())
+
+
+def _column_names(value: list) -> list[str] | None:
+    """A list of column names: strings, or objects each with a ``name`` string."""
+    if all(isinstance(item, str) for item in value):
+        return value
+    names = [item["name"] for item in value if isinstance(item, dict) and isinstance(item.get("name"), str)]
+    if len(names) == len(value):
+        return names
+    return None
+
+
+def _rows(value: list) -> list[list] | None:
+    """A list of rows: arrays, or BigQuery's ``{"f": [{"v": cell}, ...]}``."""
+    if all(isinstance(row, list) for row in value):
+        return value
+    rows = []
+    for row in value:
+        cells = row.get("f") if isinstance(row, dict) else None
+        if not isinstance(cells, list) or not all(isinstance(cell, dict) for cell in cells):
+            return None
+        rows.append([cell.get("v") for cell in cells])
+    return rows
 
 
 _ARGUMENT_BINDING = re.compile(r"\b([A-Za-z_]\w*)\s*:\s*\$([A-Za-z_]\w*)")
