@@ -71,9 +71,11 @@ import ast
 import builtins
 import operator
 import posixpath
+import shlex
 import sys
 from collections.abc import Callable, Mapping, Sequence
 
+from trajectory_platform.curation.verify.host_programs import host_argv, host_line
 from trajectory_platform.curation.verify.switch_arms import VERSION_ATTRIBUTES, SwitchArms
 
 Resolve = Callable[[ast.AST], tuple[str, ...]]
@@ -441,6 +443,26 @@ fact passed in comes out. Any other callee's result is not taint unless the call
 returning a fact) or its receiver is (``os.environ.get``, ``name.startswith``): a fact that sizes
 a thread pool does not make every image it decodes a fact. A function of the module gets its
 arguments' taint on its parameters instead, and gives back what its ``return`` carries."""
+PROGRAM_RUNNERS: Mapping[tuple[str, ...], int] = {
+    **{("subprocess", n): 0 for n in ("run", "call", "check_call", "check_output", "Popen", "getoutput")},
+    ("subprocess", "getstatusoutput"): 0, ("os", "system"): 0, ("os", "popen"): 0,
+    ("asyncio", "create_subprocess_shell"): 0, ("asyncio", "create_subprocess_exec"): 0,
+    **{("os", f"spawn{s}"): 1 for s in ("v", "l", "vp", "lp", "ve", "le", "vpe", "lpe")},
+    ("os", "posix_spawn"): 0, ("os", "posix_spawnp"): 0,
+}  # fmt: skip
+"""Calls that start a program, by the position of their command (after ``spawn*``'s mode): their
+result (output, exit status, the process, its ``pid``) is a fact where the command reads the host
+(:func:`.host_programs.host_argv`)."""
+SHELL_RUNNERS = frozenset(
+    {("subprocess", "getoutput"), ("subprocess", "getstatusoutput"), ("os", "system"), ("os", "popen"),
+     ("asyncio", "create_subprocess_shell")}
+)  # fmt: skip
+"""Runners whose command is a shell line (as any runner's given ``shell=`` other than a false
+constant)."""
+EXEC_RUNNERS = frozenset(
+    {("asyncio", "create_subprocess_exec"), *(("os", f"spawn{s}") for s in ("l", "lp", "le", "lpe"))}
+)
+"""Runners whose words are their positional arguments, not one list."""
 _HOST_ROOTS = frozenset({"", ".", "..", "./", "../"})
 _PATH_TYPES = frozenset({"Path", "PurePath", "PosixPath", "PurePosixPath", "fspath", "str", "join"})
 _BUILTINS = frozenset(dir(builtins))
@@ -1228,6 +1250,8 @@ class _Taint:
                 return self._query(first if first is not None else keyword, name[-1])
             assert isinstance(node.func, ast.Attribute)
             return self._query(node.func.value, node.func.attr)
+        if self._runs_a_host_program(node, name):
+            return frozenset({FACT})
         kinds = self.of(node.func)
         if (name and name[0] in PASS_THROUGH) or (
             len(name) == 1 and name[0] in _BUILTINS and name[0] not in self._local
@@ -1238,6 +1262,64 @@ class _Taint:
         if name in PATH_BUILDERS and first is not None and self._host_path(first):
             kinds |= {FACT}
         return kinds
+
+    def _runs_a_host_program(self, node: ast.Call, name: tuple[str, ...]) -> bool:
+        """Whether ``node`` starts a program (:data:`PROGRAM_RUNNERS`) whose command reads the
+        process or its host (:mod:`.host_programs`): its output, exit status and process object
+        are then a fact (``subprocess.run(['ls', '/proc'])``, ``os.popen('id -u')``)."""
+        skip = PROGRAM_RUNNERS.get(name[:2])
+        if skip is None:
+            return False
+        shell = name[:2] in SHELL_RUNNERS or any(
+            k.arg == "shell" and not (isinstance(k.value, ast.Constant) and not k.value.value)
+            for k in node.keywords
+        )
+        if name[:2] in EXEC_RUNNERS:
+            argvs = self._words(ast.List(elts=node.args[skip:], ctx=ast.Load()))
+        else:
+            given = node.args[skip] if len(node.args) > skip else None
+            given = given or next(
+                (k.value for k in node.keywords if k.arg in ("args", "cmd", "command")), None
+            )
+            argvs = self._words(given) if given is not None else []
+        if shell:
+            return any(host_line(word) for argv in argvs for word in argv if word is not None)
+        return any(host_argv(argv) for argv in argvs)
+
+    def _words(self, node: ast.expr, depth: int = 0) -> list[list[str | None]]:
+        """The argvs ``node`` may spell, each a list of words (None where a word is no constant):
+        a display, a concatenation, ``shlex.split`` or ``str.split`` of a line, a name through
+        what it is assigned (each assignment an alternative), a folded constant."""
+        if depth > 8:
+            return [[None]]
+        if isinstance(node, ast.List | ast.Tuple):
+            argvs: list[list[str | None]] = [[]]
+            for element in node.elts:
+                parts = self._words(element.value if isinstance(element, ast.Starred) else element, depth + 1)
+                argvs = [argv + part for argv in argvs for part in parts][:16]
+            return argvs
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and self.fold(node) is None:
+            left, right = self._words(node.left, depth + 1), self._words(node.right, depth + 1)
+            return [argv + more for argv in left for more in right][:16]
+        if isinstance(node, ast.Name) and (values := self.values.get(self._key(node.id, node))):
+            return [argv for value in values for argv in self._words(value, depth + 1)][:16]
+        if isinstance(node, ast.Call) and (line := self._split_line(node)) is not None:
+            try:
+                return [list(shlex.split(line))]
+            except ValueError:  # an unbalanced quote
+                return [list(line.split())]
+        value = self.fold(node)
+        return [[value if isinstance(value, str) else None]]
+
+    def _split_line(self, call: ast.Call) -> str | None:
+        """The constant line ``shlex.split(line)`` or ``line.split()`` splits into an argv."""
+        if self.name_of(call.func) == ("shlex", "split") and call.args:
+            line = self.fold(call.args[0])
+        elif isinstance(call.func, ast.Attribute) and call.func.attr == "split" and not call.args:
+            line = self.fold(call.func.value)
+        else:
+            return None
+        return line if isinstance(line, str) else None
 
     def _descriptor_call(self, node: ast.Call) -> bool:
         """A call of a :data:`DESCRIPTOR_MODULES` function on a constant descriptor
