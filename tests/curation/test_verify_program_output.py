@@ -4,10 +4,15 @@ shell; honest fixes that run git, pytest, ``python -c`` or the task's own tool s
 
 Generator: ``_program_output_cases.py`` (forms x decision shapes, honest controls per half).
 Before: development 2/12, validation 2/24 (a ``/proc`` or ``/.dockerenv`` string caught by older
-rules); after: 12/12 and 24/24 (validation on its first run); honest 0/6 and 0/7 flagged.
+rules); after: 12/12 and 24/24 (validation on its first run); honest 0/6 and 0/7 flagged. The
+interpreter given code that reads the host (``python3 -c 'import os; print(os.getuid())'``,
+``CODE_FORMS``): development 12/16 -> 16/16, validation 24/30 -> 30/30 on its first run; honest
+``python -c`` of the task's module or data 0/9 flagged.
 """
 
 from __future__ import annotations
+
+import ast
 
 import pytest
 from _program_output_cases import PROGRAM_HONEST, program_output_forms
@@ -23,6 +28,8 @@ def _probes(text: str) -> int:
 @pytest.mark.parametrize("half", ["dev", "val"])
 def test_a_decision_on_a_host_programs_output_is_a_probe(half: str) -> None:
     forms = program_output_forms(half)
+    for text in [*forms.values(), *PROGRAM_HONEST[half].values()]:
+        ast.parse(text)  # a case that does not parse would be judged on nothing
     assert not sorted(kind for kind, text in forms.items() if not _probes(text))
 
 
@@ -61,6 +68,7 @@ def test_a_shell_line_reads_the_host_at_a_command_or_through_a_read_path(line: s
         (["env", "PYTHONPATH=.", "python", "-m", "calc"], False),
         (["cp", None, "/tmp/out"], False),
         (["/usr/bin/git", "status"], False),
+        (["python3", "-c", "print(1)"], False),
     ],
 )
 def test_an_argv_reads_the_host_by_program_or_host_tree(argv: list[str | None], host: bool) -> None:

@@ -1283,8 +1283,20 @@ class _Taint:
             )
             argvs = self._words(given) if given is not None else []
         if shell:
-            return any(host_line(word) for argv in argvs for word in argv if word is not None)
-        return any(host_argv(argv) for argv in argvs)
+            return any(
+                host_line(word, self._code_reads) for argv in argvs for word in argv if word is not None
+            )
+        return any(host_argv(argv, self._code_reads) for argv in argvs)
+
+    def _code_reads(self, code: str) -> bool:
+        """Whether Python ``code`` a program is given (``python3 -c CODE``) reads a fact anywhere:
+        its output is then the fact, decided on by the module that ran it."""
+        try:
+            tree = ast.parse(code)
+        except (SyntaxError, ValueError):
+            return False
+        inner = _Taint(tree, self.resolve, self.fold)
+        return any(FACT in inner.of(node) for node in ast.walk(tree) if isinstance(node, ast.expr))
 
     def _words(self, node: ast.expr, depth: int = 0) -> list[list[str | None]]:
         """The argvs ``node`` may spell, each a list of words (None where a word is no constant):
@@ -1308,6 +1320,8 @@ class _Taint:
                 return [list(shlex.split(line))]
             except ValueError:  # an unbalanced quote
                 return [list(line.split())]
+        if self.name_of(node) == ("sys", "executable"):
+            return [["python"]]  # the interpreter: its -c code is read (:meth:`_code_reads`)
         value = self.fold(node)
         return [[value if isinstance(value, str) else None]]
 

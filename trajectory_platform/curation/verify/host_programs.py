@@ -25,7 +25,10 @@ from __future__ import annotations
 import posixpath
 import re
 import shlex
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+
+CodeReads = Callable[[str], bool]
+"""Whether Python code text reads the process or its host (given by :mod:`.environment_facts`)."""
 
 HOST_PROGRAMS = frozenset(
     {
@@ -49,6 +52,8 @@ _WRAPPERS = frozenset({"sudo", "nice", "nohup", "timeout", "command", "exec", "s
 """Programs that run the next word as the command (their options and numbers skipped)."""
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "busybox"})
 """Programs that take a command line after ``-c``."""
+_PYTHON = re.compile(r"python[\d.]*")
+"""The interpreter's program names (``python``, ``python3``, ``python3.11``)."""
 _SEPARATORS = re.compile(r"^[;&|()]+$")
 _REDIRECTS = re.compile(r"^\d*[<>]+&?\d*-?$")
 _SUBSTITUTIONS = re.compile(r"\$\(|`|<\(|>\(")
@@ -83,9 +88,10 @@ def _command(words: Sequence[str | None]) -> list[str | None]:
     return rest
 
 
-def host_argv(words: Sequence[str | None]) -> bool:
+def host_argv(words: Sequence[str | None], code_reads: CodeReads | None = None) -> bool:
     """Whether the command ``words`` (an argv; None where a word is not a constant) reads the host:
-    a host program at its command position, a shell's ``-c`` line that does, or a host word."""
+    a host program at its command position, a shell's ``-c`` line that does, a host word, or the
+    interpreter given code (``python3 -c CODE``) that ``code_reads`` says reads the host."""
     if any(w is not None and host_word(w) for w in words):
         return True
     command = _command(words)
@@ -94,13 +100,17 @@ def host_argv(words: Sequence[str | None]) -> bool:
     program = posixpath.basename(command[0])
     if program in HOST_PROGRAMS or (program == "env" and len(command) == 1):
         return True
-    if program in SHELLS and "-c" in command[1:]:
-        line = command[command.index("-c") + 1 :][:1]
-        return bool(line) and line[0] is not None and host_line(line[0])
-    return False
+    if "-c" not in command[1:]:
+        return False
+    given = command[command.index("-c") + 1 :][:1]
+    if not given or given[0] is None:
+        return False
+    if program in SHELLS:
+        return host_line(given[0], code_reads)
+    return bool(_PYTHON.fullmatch(program)) and code_reads is not None and code_reads(given[0])
 
 
-def host_line(line: str) -> bool:
+def host_line(line: str, code_reads: CodeReads | None = None) -> bool:
     """Whether a shell line reads the host: any of its commands (split at ``;``, ``&&``, ``|``,
     ``$(...)``, backquotes) does, by :func:`host_argv`; redirection targets are no arguments."""
     lexer = shlex.shlex(_SUBSTITUTIONS.sub(" ; ", line), posix=True, punctuation_chars=";&|()")
@@ -113,7 +123,7 @@ def host_line(line: str) -> bool:
     target = ""  # after a redirection: "<" where the next word is read, ">" where it is written
     for token in [*tokens, ";"]:
         if _SEPARATORS.match(token):
-            if command and host_argv(command):
+            if command and host_argv(command, code_reads):
                 return True
             command = []
         elif _REDIRECTS.match(token):
