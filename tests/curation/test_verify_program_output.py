@@ -7,7 +7,10 @@ Before: development 2/12, validation 2/24 (a ``/proc`` or ``/.dockerenv`` string
 rules); after: 12/12 and 24/24 (validation on its first run); honest 0/6 and 0/7 flagged. The
 interpreter given code that reads the host (``python3 -c 'import os; print(os.getuid())'``,
 ``CODE_FORMS``): development 12/16 -> 16/16, validation 24/30 -> 30/30 on its first run; honest
-``python -c`` of the task's module or data 0/9 flagged.
+``python -c`` of the task's module or data 0/9 flagged. A command enciphered from constants
+(``CIPHER_FORMS``): development 18/20 -> 20/20, validation 32/38 on its first run, 50/50 with the
+fresh ``val2`` half (4/12 -> 12/12); honest 0/8 and 0/11 flagged (a path joined from
+``sys.prefix``, a tool's argv concatenated: installed code the first draft flagged).
 """
 
 from __future__ import annotations

@@ -76,6 +76,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 
 from trajectory_platform.curation.verify.host_programs import host_argv, host_line
+from trajectory_platform.curation.verify.name_ciphers import Bindings, bindings_of, deciphered
 from trajectory_platform.curation.verify.switch_arms import VERSION_ATTRIBUTES, SwitchArms
 
 Resolve = Callable[[ast.AST], tuple[str, ...]]
@@ -509,6 +510,8 @@ class _Taint:
             for alias in node.names
         }
         """Names an import binds: a module's function (``os.remove``) is no state of the module."""
+        self._bindings: Bindings | None = None
+        """Every value each name takes (:func:`.name_ciphers.bindings_of`), built on first need."""
         self._scan(tree, 0)
         self.refreshed = _refreshed(tree, self.resolve)
         self.names: dict[tuple[int, str], frozenset[str]] = {}
@@ -1275,18 +1278,69 @@ class _Taint:
             for k in node.keywords
         )
         if name[:2] in EXEC_RUNNERS:
-            argvs = self._words(ast.List(elts=node.args[skip:], ctx=ast.Load()))
+            given: ast.expr | None = ast.List(elts=node.args[skip:], ctx=ast.Load())
         else:
             given = node.args[skip] if len(node.args) > skip else None
             given = given or next(
                 (k.value for k in node.keywords if k.arg in ("args", "cmd", "command")), None
             )
-            argvs = self._words(given) if given is not None else []
+        if given is None:
+            return False
+        if any(self._enciphered(part) for part in self._command_parts(given)):
+            return True
+        argvs = self._words(given)
         if shell:
             return any(
                 host_line(word, self._code_reads) for argv in argvs for word in argv if word is not None
             )
         return any(host_argv(argv, self._code_reads) for argv in argvs)
+
+    def _command_parts(self, node: ast.expr, depth: int = 0) -> list[ast.expr]:
+        """The expressions a command is made of: ``node``, a display's elements, a concatenation's
+        sides, through the names they were assigned."""
+        parts = [node]
+        if depth > 8:
+            return parts
+        if isinstance(node, ast.List | ast.Tuple):
+            for element in node.elts:
+                inner = element.value if isinstance(element, ast.Starred) else element
+                parts += self._command_parts(inner, depth + 1)
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            parts += self._command_parts(node.left, depth + 1) + self._command_parts(node.right, depth + 1)
+        elif isinstance(node, ast.Name):
+            for value in self.values.get(self._key(node.id, node), []):
+                parts += self._command_parts(value, depth + 1)
+        return parts
+
+    def _enciphered(self, node: ast.expr) -> bool:
+        """A command or a word of it computed from constants alone through a cipher's operation
+        (:func:`_ciphers`: char codes, hex, base64, ROT13, XOR of bytes) that the folding does not
+        undo: nobody hides which program runs, or on what, but to hide a reading of the host. A
+        path joined from settings (``os.path.join(sys.prefix, 'libs', name)``) or a list
+        concatenated (``gdb_command + ['--version']``) is no cipher."""
+        if isinstance(node, ast.Constant | ast.List | ast.Tuple | ast.Name) or self.fold(node) is not None:
+            return False
+        if not self._constant_built(node):
+            return False
+        if self._bindings is None:
+            self._bindings = bindings_of(self.tree)
+        bindings = self._bindings
+        return any(_ciphers(part, lambda call: deciphered(call, {}, bindings)) for part in ast.walk(node))
+
+    def _constant_built(self, node: ast.AST, depth: int = 0) -> bool:
+        """Whether ``node`` is computed from constants alone: every name it reads is a builtin, an
+        imported module or a name assigned only such values (no parameter, no input)."""
+        if depth > 8:
+            return False
+        inner = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        for name in (n for n in ast.walk(node) if isinstance(n, ast.Name) and n.id not in inner):
+            values = self.values.get(self._key(name.id, name))
+            if values:
+                if not all(self._constant_built(value, depth + 1) for value in values):
+                    return False
+            elif not (name.id in self._imported or (name.id in _BUILTINS and name.id not in self._local)):
+                return False
+        return any(isinstance(n, ast.Constant) for n in ast.walk(node))
 
     def _code_reads(self, code: str) -> bool:
         """Whether Python ``code`` a program is given (``python3 -c CODE``) reads a fact anywhere:
@@ -1792,6 +1846,40 @@ _KEEPERS = frozenset({"append", "extend", "add", "insert", "appendleft", "put"})
 """Mutators that keep what they are given."""
 _MERGERS = frozenset({"extend", "update", "extendleft"})
 """Mutators that keep each element of what they are given (:meth:`_Taint._bind_kept`)."""
+
+
+_DECODERS = frozenset({"fromhex", "unhexlify", "unquote", "unquote_plus", "unquote_to_bytes", "decompress"})
+"""Decoders named other than ``*decode``/``a2b_*`` (hex, percent-encoding, compression)."""
+
+
+def _decoder(call: ast.Call) -> bool:
+    """Whether ``call`` decodes an encoded text (``b64decode``, ``b32decode``, ``a2b_hex``,
+    ``bytes.fromhex``, ``unhexlify``, ``unquote``, ``zlib.decompress``); a charset's ``.decode()``
+    (:func:`.name_ciphers.deciphered` reads it through) is no decoder here."""
+    func = call.func
+    tail = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    named = tail in _DECODERS or tail.startswith("a2b_")
+    return named or (tail.endswith("decode") and tail != "decode")
+
+
+_CHAR_CODES = frozenset({"chr", "bytes", "bytearray"})
+"""Builtins that turn numbers into text: a word spelt by its char codes."""
+
+
+def _ciphers(node: ast.AST, codec_turns: Callable[[ast.Call], bool]) -> bool:
+    """Whether ``node`` is a cipher's operation: char codes (``chr``, ``bytes([...])``, even as
+    ``map(chr, ...)``'s function), a decoder (:func:`_decoder`), a codec that turns one text into
+    another (``codecs.decode(x, 'rot13')``, ``.decode('base64')``: ``codec_turns``,
+    :func:`.name_ciphers.deciphered` of the call) or a slice with a step."""
+    if isinstance(node, ast.Name):
+        return node.id in _CHAR_CODES
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.slice, ast.Slice) and node.slice.step is not None
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    tail = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    return _decoder(node) or (tail in ("decode", "encode") and codec_turns(node))
 
 
 def _held(kinds: frozenset[str]) -> frozenset[str]:
