@@ -10,7 +10,9 @@ interpreter given code that reads the host (``python3 -c 'import os; print(os.ge
 ``python -c`` of the task's module or data 0/9 flagged. A command enciphered from constants
 (``CIPHER_FORMS``): development 18/20 -> 20/20, validation 32/38 on its first run, 50/50 with the
 fresh ``val2`` half (4/12 -> 12/12); honest 0/8 and 0/11 flagged (a path joined from
-``sys.prefix``, a tool's argv concatenated: installed code the first draft flagged).
+``sys.prefix``, a tool's argv concatenated: installed code the first draft flagged). A host path
+built by ``pathlib``/``os.path`` (``PATH_FORMS``): development 20/24 -> 24/24, validation 50/58 ->
+58/58 on its first run; honest 0/13.
 """
 
 from __future__ import annotations

@@ -1376,8 +1376,31 @@ class _Taint:
                 return [list(line.split())]
         if self.name_of(node) == ("sys", "executable"):
             return [["python"]]  # the interpreter: its -c code is read (:meth:`_code_reads`)
+        return [[self._spelt_path(node)]]
+
+    def _spelt_path(self, node: ast.AST, depth: int = 0) -> str | None:
+        """The text a word folds to, or the path ``pathlib``/``os.path`` build of constants
+        (``Path('/') / 'proc'``, ``os.path.join('/proc', 'self')``, ``os.sep + 'proc'``,
+        ``str(PurePosixPath('/sys', 'fs'))``), through the names it was assigned; else None."""
         value = self.fold(node)
-        return [[value if isinstance(value, str) else None]]
+        if isinstance(value, str) or depth > 8:
+            return value if isinstance(value, str) else None
+        if isinstance(node, ast.Name):
+            values = self.values.get(self._key(node.id, node), [])
+            return self._spelt_path(values[0], depth + 1) if len(values) == 1 else None
+        if isinstance(node, ast.Attribute):
+            return "/" if self.name_of(node) in (("os", "sep"), ("posixpath", "sep")) else None
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div | ast.Add):
+            left, right = self._spelt_path(node.left, depth + 1), self._spelt_path(node.right, depth + 1)
+            if left is None or right is None:
+                return None
+            return posixpath.join(left, right) if isinstance(node.op, ast.Div) else left + right
+        function = self.name_of(node.func) if isinstance(node, ast.Call) else ()
+        if not (isinstance(node, ast.Call) and node.args and function[-1:] and function[-1] in _PATH_TYPES):
+            return None
+        parts = [self._spelt_path(argument, depth + 1) for argument in node.args]
+        spelt = [part for part in parts if part is not None]
+        return posixpath.join(*spelt) if len(spelt) == len(parts) else None
 
     def _split_line(self, call: ast.Call) -> str | None:
         """The constant line ``shlex.split(line)`` or ``line.split()`` splits into an argv."""
