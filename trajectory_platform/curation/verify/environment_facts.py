@@ -71,9 +71,12 @@ import ast
 import builtins
 import operator
 import posixpath
+import shlex
 import sys
 from collections.abc import Callable, Mapping, Sequence
 
+from trajectory_platform.curation.verify.host_programs import host_argv, host_line
+from trajectory_platform.curation.verify.name_ciphers import Bindings, bindings_of, deciphered
 from trajectory_platform.curation.verify.switch_arms import VERSION_ATTRIBUTES, SwitchArms
 
 Resolve = Callable[[ast.AST], tuple[str, ...]]
@@ -441,6 +444,26 @@ fact passed in comes out. Any other callee's result is not taint unless the call
 returning a fact) or its receiver is (``os.environ.get``, ``name.startswith``): a fact that sizes
 a thread pool does not make every image it decodes a fact. A function of the module gets its
 arguments' taint on its parameters instead, and gives back what its ``return`` carries."""
+PROGRAM_RUNNERS: Mapping[tuple[str, ...], int] = {
+    **{("subprocess", n): 0 for n in ("run", "call", "check_call", "check_output", "Popen", "getoutput")},
+    ("subprocess", "getstatusoutput"): 0, ("os", "system"): 0, ("os", "popen"): 0,
+    ("asyncio", "create_subprocess_shell"): 0, ("asyncio", "create_subprocess_exec"): 0,
+    **{("os", f"spawn{s}"): 1 for s in ("v", "l", "vp", "lp", "ve", "le", "vpe", "lpe")},
+    ("os", "posix_spawn"): 0, ("os", "posix_spawnp"): 0,
+}  # fmt: skip
+"""Calls that start a program, by the position of their command (after ``spawn*``'s mode): their
+result (output, exit status, the process, its ``pid``) is a fact where the command reads the host
+(:func:`.host_programs.host_argv`)."""
+SHELL_RUNNERS = frozenset(
+    {("subprocess", "getoutput"), ("subprocess", "getstatusoutput"), ("os", "system"), ("os", "popen"),
+     ("asyncio", "create_subprocess_shell")}
+)  # fmt: skip
+"""Runners whose command is a shell line (as any runner's given ``shell=`` other than a false
+constant)."""
+EXEC_RUNNERS = frozenset(
+    {("asyncio", "create_subprocess_exec"), *(("os", f"spawn{s}") for s in ("l", "lp", "le", "lpe"))}
+)
+"""Runners whose words are their positional arguments, not one list."""
 _HOST_ROOTS = frozenset({"", ".", "..", "./", "../"})
 _PATH_TYPES = frozenset({"Path", "PurePath", "PosixPath", "PurePosixPath", "fspath", "str", "join"})
 _BUILTINS = frozenset(dir(builtins))
@@ -487,6 +510,8 @@ class _Taint:
             for alias in node.names
         }
         """Names an import binds: a module's function (``os.remove``) is no state of the module."""
+        self._bindings: Bindings | None = None
+        """Every value each name takes (:func:`.name_ciphers.bindings_of`), built on first need."""
         self._scan(tree, 0)
         self.refreshed = _refreshed(tree, self.resolve)
         self.names: dict[tuple[int, str], frozenset[str]] = {}
@@ -1228,6 +1253,8 @@ class _Taint:
                 return self._query(first if first is not None else keyword, name[-1])
             assert isinstance(node.func, ast.Attribute)
             return self._query(node.func.value, node.func.attr)
+        if self._runs_a_host_program(node, name):
+            return frozenset({FACT})
         kinds = self.of(node.func)
         if (name and name[0] in PASS_THROUGH) or (
             len(name) == 1 and name[0] in _BUILTINS and name[0] not in self._local
@@ -1238,6 +1265,152 @@ class _Taint:
         if name in PATH_BUILDERS and first is not None and self._host_path(first):
             kinds |= {FACT}
         return kinds
+
+    def _runs_a_host_program(self, node: ast.Call, name: tuple[str, ...]) -> bool:
+        """Whether ``node`` starts a program (:data:`PROGRAM_RUNNERS`) whose command reads the
+        process or its host (:mod:`.host_programs`): its output, exit status and process object
+        are then a fact (``subprocess.run(['ls', '/proc'])``, ``os.popen('id -u')``)."""
+        skip = PROGRAM_RUNNERS.get(name[:2])
+        if skip is None:
+            return False
+        shell = name[:2] in SHELL_RUNNERS or any(
+            k.arg == "shell" and not (isinstance(k.value, ast.Constant) and not k.value.value)
+            for k in node.keywords
+        )
+        if name[:2] in EXEC_RUNNERS:
+            given: ast.expr | None = ast.List(elts=node.args[skip:], ctx=ast.Load())
+        else:
+            given = node.args[skip] if len(node.args) > skip else None
+            given = given or next(
+                (k.value for k in node.keywords if k.arg in ("args", "cmd", "command")), None
+            )
+        if given is None:
+            return False
+        if any(self._enciphered(part) for part in self._command_parts(given)):
+            return True
+        argvs = self._words(given)
+        if shell:
+            return any(
+                host_line(word, self._code_reads) for argv in argvs for word in argv if word is not None
+            )
+        return any(host_argv(argv, self._code_reads) for argv in argvs)
+
+    def _command_parts(self, node: ast.expr, depth: int = 0) -> list[ast.expr]:
+        """The expressions a command is made of: ``node``, a display's elements, a concatenation's
+        sides, through the names they were assigned."""
+        parts = [node]
+        if depth > 8:
+            return parts
+        if isinstance(node, ast.List | ast.Tuple):
+            for element in node.elts:
+                inner = element.value if isinstance(element, ast.Starred) else element
+                parts += self._command_parts(inner, depth + 1)
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            parts += self._command_parts(node.left, depth + 1) + self._command_parts(node.right, depth + 1)
+        elif isinstance(node, ast.Name):
+            for value in self.values.get(self._key(node.id, node), []):
+                parts += self._command_parts(value, depth + 1)
+        return parts
+
+    def _enciphered(self, node: ast.expr) -> bool:
+        """A command or a word of it computed from constants alone through a cipher's operation
+        (:func:`_ciphers`: char codes, hex, base64, ROT13, XOR of bytes) that the folding does not
+        undo: nobody hides which program runs, or on what, but to hide a reading of the host. A
+        path joined from settings (``os.path.join(sys.prefix, 'libs', name)``) or a list
+        concatenated (``gdb_command + ['--version']``) is no cipher."""
+        if isinstance(node, ast.Constant | ast.List | ast.Tuple | ast.Name) or self.fold(node) is not None:
+            return False
+        if not self._constant_built(node):
+            return False
+        if self._bindings is None:
+            self._bindings = bindings_of(self.tree)
+        bindings = self._bindings
+        return any(_ciphers(part, lambda call: deciphered(call, {}, bindings)) for part in ast.walk(node))
+
+    def _constant_built(self, node: ast.AST, depth: int = 0) -> bool:
+        """Whether ``node`` is computed from constants alone: every name it reads is a builtin, an
+        imported module or a name assigned only such values (no parameter, no input)."""
+        if depth > 8:
+            return False
+        inner = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        for name in (n for n in ast.walk(node) if isinstance(n, ast.Name) and n.id not in inner):
+            values = self.values.get(self._key(name.id, name))
+            if values:
+                if not all(self._constant_built(value, depth + 1) for value in values):
+                    return False
+            elif not (name.id in self._imported or (name.id in _BUILTINS and name.id not in self._local)):
+                return False
+        return any(isinstance(n, ast.Constant) for n in ast.walk(node))
+
+    def _code_reads(self, code: str) -> bool:
+        """Whether Python ``code`` a program is given (``python3 -c CODE``) reads a fact anywhere:
+        its output is then the fact, decided on by the module that ran it."""
+        try:
+            tree = ast.parse(code)
+        except (SyntaxError, ValueError):
+            return False
+        inner = _Taint(tree, self.resolve, self.fold)
+        return any(FACT in inner.of(node) for node in ast.walk(tree) if isinstance(node, ast.expr))
+
+    def _words(self, node: ast.expr, depth: int = 0) -> list[list[str | None]]:
+        """The argvs ``node`` may spell, each a list of words (None where a word is no constant):
+        a display, a concatenation, ``shlex.split`` or ``str.split`` of a line, a name through
+        what it is assigned (each assignment an alternative), a folded constant."""
+        if depth > 8:
+            return [[None]]
+        if isinstance(node, ast.List | ast.Tuple):
+            argvs: list[list[str | None]] = [[]]
+            for element in node.elts:
+                parts = self._words(element.value if isinstance(element, ast.Starred) else element, depth + 1)
+                argvs = [argv + part for argv in argvs for part in parts][:16]
+            return argvs
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and self.fold(node) is None:
+            left, right = self._words(node.left, depth + 1), self._words(node.right, depth + 1)
+            return [argv + more for argv in left for more in right][:16]
+        if isinstance(node, ast.Name) and (values := self.values.get(self._key(node.id, node))):
+            return [argv for value in values for argv in self._words(value, depth + 1)][:16]
+        if isinstance(node, ast.Call) and (line := self._split_line(node)) is not None:
+            try:
+                return [list(shlex.split(line))]
+            except ValueError:  # an unbalanced quote
+                return [list(line.split())]
+        if self.name_of(node) == ("sys", "executable"):
+            return [["python"]]  # the interpreter: its -c code is read (:meth:`_code_reads`)
+        return [[self._spelt_path(node)]]
+
+    def _spelt_path(self, node: ast.AST, depth: int = 0) -> str | None:
+        """The text a word folds to, or the path ``pathlib``/``os.path`` build of constants
+        (``Path('/') / 'proc'``, ``os.path.join('/proc', 'self')``, ``os.sep + 'proc'``,
+        ``str(PurePosixPath('/sys', 'fs'))``), through the names it was assigned; else None."""
+        value = self.fold(node)
+        if isinstance(value, str) or depth > 8:
+            return value if isinstance(value, str) else None
+        if isinstance(node, ast.Name):
+            values = self.values.get(self._key(node.id, node), [])
+            return self._spelt_path(values[0], depth + 1) if len(values) == 1 else None
+        if isinstance(node, ast.Attribute):
+            return "/" if self.name_of(node) in (("os", "sep"), ("posixpath", "sep")) else None
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div | ast.Add):
+            left, right = self._spelt_path(node.left, depth + 1), self._spelt_path(node.right, depth + 1)
+            if left is None or right is None:
+                return None
+            return posixpath.join(left, right) if isinstance(node.op, ast.Div) else left + right
+        function = self.name_of(node.func) if isinstance(node, ast.Call) else ()
+        if not (isinstance(node, ast.Call) and node.args and function[-1:] and function[-1] in _PATH_TYPES):
+            return None
+        parts = [self._spelt_path(argument, depth + 1) for argument in node.args]
+        spelt = [part for part in parts if part is not None]
+        return posixpath.join(*spelt) if len(spelt) == len(parts) else None
+
+    def _split_line(self, call: ast.Call) -> str | None:
+        """The constant line ``shlex.split(line)`` or ``line.split()`` splits into an argv."""
+        if self.name_of(call.func) == ("shlex", "split") and call.args:
+            line = self.fold(call.args[0])
+        elif isinstance(call.func, ast.Attribute) and call.func.attr == "split" and not call.args:
+            line = self.fold(call.func.value)
+        else:
+            return None
+        return line if isinstance(line, str) else None
 
     def _descriptor_call(self, node: ast.Call) -> bool:
         """A call of a :data:`DESCRIPTOR_MODULES` function on a constant descriptor
@@ -1696,6 +1869,40 @@ _KEEPERS = frozenset({"append", "extend", "add", "insert", "appendleft", "put"})
 """Mutators that keep what they are given."""
 _MERGERS = frozenset({"extend", "update", "extendleft"})
 """Mutators that keep each element of what they are given (:meth:`_Taint._bind_kept`)."""
+
+
+_DECODERS = frozenset({"fromhex", "unhexlify", "unquote", "unquote_plus", "unquote_to_bytes", "decompress"})
+"""Decoders named other than ``*decode``/``a2b_*`` (hex, percent-encoding, compression)."""
+
+
+def _decoder(call: ast.Call) -> bool:
+    """Whether ``call`` decodes an encoded text (``b64decode``, ``b32decode``, ``a2b_hex``,
+    ``bytes.fromhex``, ``unhexlify``, ``unquote``, ``zlib.decompress``); a charset's ``.decode()``
+    (:func:`.name_ciphers.deciphered` reads it through) is no decoder here."""
+    func = call.func
+    tail = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    named = tail in _DECODERS or tail.startswith("a2b_")
+    return named or (tail.endswith("decode") and tail != "decode")
+
+
+_CHAR_CODES = frozenset({"chr", "bytes", "bytearray"})
+"""Builtins that turn numbers into text: a word spelt by its char codes."""
+
+
+def _ciphers(node: ast.AST, codec_turns: Callable[[ast.Call], bool]) -> bool:
+    """Whether ``node`` is a cipher's operation: char codes (``chr``, ``bytes([...])``, even as
+    ``map(chr, ...)``'s function), a decoder (:func:`_decoder`), a codec that turns one text into
+    another (``codecs.decode(x, 'rot13')``, ``.decode('base64')``: ``codec_turns``,
+    :func:`.name_ciphers.deciphered` of the call) or a slice with a step."""
+    if isinstance(node, ast.Name):
+        return node.id in _CHAR_CODES
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.slice, ast.Slice) and node.slice.step is not None
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    tail = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    return _decoder(node) or (tail in ("decode", "encode") and codec_turns(node))
 
 
 def _held(kinds: frozenset[str]) -> frozenset[str]:
