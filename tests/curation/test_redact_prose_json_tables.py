@@ -10,14 +10,13 @@ and sentence. Controls: the same tables with columns that name no credential, pl
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 
+from tests.curation._labelled_word_cases import labelled_word_cases
 from trajectory_platform.curation.redact.engine import redact_text
 
 SALT = b"prose-json-tables-salt"
-WORDS = ["harbor", "falcon", "winter", "copper", "meadow", "rocket", "silver", "lantern", "orchid", "maple"]
 
 
 def _tool_output(stdout: str) -> str:
@@ -49,20 +48,9 @@ VALIDATION = {
 VAL_COLUMNS = ["password", "smtp_pass", "client_secret"]
 
 
-def _cases(table: dict, columns: list[str], half: str) -> list:
-    cases = []
-    for name, carrier in sorted(table.items()):
-        for column in columns:
-            g = random.Random(f"{name}{column}")
-            password = (
-                g.choice(WORDS).capitalize() + g.choice(WORDS) + str(g.randint(100, 999)) + g.choice("!#%")
-            )
-            cases.append(pytest.param(carrier(column, password), password, id=f"{half}-{name}-{column}"))
-    return cases
-
-
 @pytest.mark.parametrize(
-    ("text", "password"), _cases(DEVELOPMENT, DEV_COLUMNS, "dev") + _cases(VALIDATION, VAL_COLUMNS, "val")
+    ("text", "password"),
+    labelled_word_cases(DEVELOPMENT, DEV_COLUMNS) + labelled_word_cases(VALIDATION, VAL_COLUMNS),
 )
 def test_a_password_in_a_json_table_quoted_in_prose_is_replaced(text: str, password: str) -> None:
     redacted, _ = redact_text(text, SALT)
