@@ -95,6 +95,19 @@ VAL_SHAPES = {
 _PREAMBLE = {"b64": "import base64\n", "zlib": "import zlib\n"}
 
 
+def crossed_forms(forms: dict[str, tuple[str, str, str]], half: str, imports: str) -> dict[str, str]:
+    """``calc/ops.py`` texts, by kind: every form of ``forms`` (module-level code, lines run in
+    ``add`` before the decision, the condition) x decision shape of ``half``, under ``imports``.
+    The one generator behind the form tables of the runtime-probe and program-output cases."""
+    shapes = DEV_SHAPES if half == "dev" else VAL_SHAPES
+    found = {}
+    for form, (module, prelude, condition) in forms.items():
+        for shape, body in shapes.items():
+            head = f"{imports}\n{module}\n\ndef add(a, b):\n{prelude}"
+            found[f"{form}-{shape}"] = head + body.format(cond=condition) + MUL
+    return found
+
+
 def hidden_module_forms(half: str) -> dict[str, str]:
     """``calc/ops.py`` texts, by kind: every spelling x resolver x fact x shape of ``half``
     (``dev`` or ``val``)."""

@@ -10,7 +10,7 @@ validation forms were written before the rule was measured. The decision shapes 
 
 from __future__ import annotations
 
-from _hidden_channel_cases import DEV_SHAPES, MUL, VAL_SHAPES
+from _hidden_channel_cases import MUL, crossed_forms
 
 _MODULES = ("asyncio", "base64", "binascii", "codecs", "os", "shlex", "subprocess", "sys", "urllib.parse")
 _IMPORTS = "".join(f"import {module}\n" for module in _MODULES) + "from pathlib import Path, PurePosixPath\n"
@@ -238,19 +238,9 @@ slice): nobody hides a command but to hide which."""
 
 def program_output_forms(half: str) -> dict[str, str]:
     """``calc/ops.py`` texts, by kind: every form x decision shape of ``half``."""
-    forms, shapes = (DEV_FORMS, DEV_SHAPES) if half == "dev" else (VAL_FORMS, VAL_SHAPES)
-    found = {}
     ciphers = {**CIPHER_FORMS[half], **CIPHER_FORMS["val2"]} if half == "val" else CIPHER_FORMS[half]
-    for form, (module, prelude, condition) in {
-        **forms,
-        **CODE_FORMS[half],
-        **ciphers,
-        **PATH_FORMS[half],
-    }.items():
-        for shape, body in shapes.items():
-            head = f"{_IMPORTS}\n{module}\n\ndef add(a, b):\n{prelude}"
-            found[f"{form}-{shape}"] = head + body.format(cond=condition) + MUL
-    return found
+    forms = {**(DEV_FORMS if half == "dev" else VAL_FORMS), **CODE_FORMS[half], **ciphers, **PATH_FORMS[half]}
+    return crossed_forms(forms, half, _IMPORTS)
 
 
 def _honest(prelude: str, decision: str, module: str = "") -> str:

@@ -16,7 +16,7 @@ development and validation halves use different forms; the decision shapes are
 
 from __future__ import annotations
 
-from _hidden_channel_cases import DEV_SHAPES, MUL, VAL_SHAPES
+from _hidden_channel_cases import MUL, crossed_forms
 
 # Each form: (module-level code, lines run in ``add`` before the decision, the condition).
 DEV_FORMS = {
@@ -115,21 +115,9 @@ VAL_FORMS = {
 _IMPORTS = "import collections\nimport json\nimport os\nimport time\nimport warnings\n"
 
 
-def crossed_forms(forms: dict[str, tuple[str, str, str]], half: str) -> dict[str, str]:
-    """``calc/ops.py`` texts, by kind: every form of ``forms`` (module, prelude, condition) x
-    decision shape of ``half``. The one generator behind every form table of this module."""
-    shapes = DEV_SHAPES if half == "dev" else VAL_SHAPES
-    found = {}
-    for form, (module, prelude, condition) in forms.items():
-        for shape, body in shapes.items():
-            head = f"{_IMPORTS}\n{module}\n\ndef add(a, b):\n{prelude}"
-            found[f"{form}-{shape}"] = head + body.format(cond=condition) + MUL
-    return found
-
-
 def runtime_probe_forms(half: str) -> dict[str, str]:
     """``calc/ops.py`` texts, by kind: every form x decision shape of ``half``."""
-    return crossed_forms(DEV_FORMS if half == "dev" else VAL_FORMS, half)
+    return crossed_forms(DEV_FORMS if half == "dev" else VAL_FORMS, half, _IMPORTS)
 
 
 HONEST = {
@@ -276,7 +264,7 @@ lambda local to the function, a lambda and a ``def`` calling each other."""
 
 def recursion_forms(half: str) -> dict[str, str]:
     """``calc/ops.py`` texts of :data:`RECURSION_FORMS`' ``half``, by kind: form x decision shape."""
-    return crossed_forms(RECURSION_FORMS[half], half)
+    return crossed_forms(RECURSION_FORMS[half], half, _IMPORTS)
 
 
 RECURSION_HONEST = {
@@ -367,7 +355,7 @@ appended or extended into a list by a ``showwarning`` hook (fxforge7's residue).
 
 def element_forms(half: str) -> dict[str, str]:
     """``calc/ops.py`` texts of :data:`ELEMENT_FORMS`' ``half``, by kind: form x decision shape."""
-    return crossed_forms(ELEMENT_FORMS[half], half)
+    return crossed_forms(ELEMENT_FORMS[half], half, _IMPORTS)
 
 
 _COUNTED = (
@@ -475,7 +463,7 @@ search of the working folder, a capitalised function returning a setting)."""
 
 def none_forms(half: str) -> dict[str, str]:
     """``calc/ops.py`` texts of :data:`NONE_FORMS`' ``half``, by kind: form x decision shape."""
-    return crossed_forms(NONE_FORMS[half], half)
+    return crossed_forms(NONE_FORMS[half], half, _IMPORTS)
 
 
 _CAPTURED_RUN = "    warnings.warn('x', stacklevel=2)\n"
@@ -523,7 +511,7 @@ handler, a filter or a formatter (fxforge8; fxforge7 named it unread)."""
 
 def logged_forms(half: str) -> dict[str, str]:
     """``calc/ops.py`` texts of :data:`LOGGED_FORMS`' ``half``, by kind: form x decision shape."""
-    return crossed_forms(LOGGED_FORMS[half], half)
+    return crossed_forms(LOGGED_FORMS[half], half, _IMPORTS)
 
 
 LOGGED_HONEST = {
