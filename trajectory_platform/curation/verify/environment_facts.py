@@ -71,10 +71,10 @@ import ast
 import builtins
 import operator
 import posixpath
-import shlex
 import sys
 from collections.abc import Callable, Mapping, Sequence
 
+from trajectory_platform.curation.shell_split import bash_words
 from trajectory_platform.curation.verify.host_programs import host_argv, host_line
 from trajectory_platform.curation.verify.name_ciphers import Bindings, bindings_of, deciphered
 from trajectory_platform.curation.verify.switch_arms import VERSION_ATTRIBUTES, SwitchArms
@@ -1370,10 +1370,11 @@ class _Taint:
         if isinstance(node, ast.Name) and (values := self.values.get(self._key(node.id, node))):
             return [argv for value in values for argv in self._words(value, depth + 1)][:16]
         if isinstance(node, ast.Call) and (line := self._split_line(node)) is not None:
-            try:
-                return [list(shlex.split(line))]
-            except ValueError:  # an unbalanced quote
-                return [list(line.split())]
+            # the line's words as bash splits them (operators apart: at least every word
+            # ``shlex.split`` gives, and a host path glued to a pipe stands alone); an open quote:
+            # the words as they stand
+            words = bash_words(line)
+            return [list(line.split() if words is None else words)]
         if self.name_of(node) == ("sys", "executable"):
             return [["python"]]  # the interpreter: its -c code is read (:meth:`_code_reads`)
         return [[self._spelt_path(node)]]

@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import posixpath
 import re
-import shlex
 from collections.abc import Callable, Sequence
+
+from trajectory_platform.curation.shell_split import bash_words
 
 CodeReads = Callable[[str], bool]
 """Whether Python code text reads the process or its host (given by :mod:`.environment_facts`)."""
@@ -113,11 +114,8 @@ def host_argv(words: Sequence[str | None], code_reads: CodeReads | None = None) 
 def host_line(line: str, code_reads: CodeReads | None = None) -> bool:
     """Whether a shell line reads the host: any of its commands (split at ``;``, ``&&``, ``|``,
     ``$(...)``, backquotes) does, by :func:`host_argv`; redirection targets are no arguments."""
-    lexer = shlex.shlex(_SUBSTITUTIONS.sub(" ; ", line), posix=True, punctuation_chars=";&|()")
-    lexer.whitespace_split = True
-    try:
-        tokens = list(lexer)
-    except ValueError:  # an unbalanced quote: the words as they stand
+    tokens = bash_words(_SUBSTITUTIONS.sub(" ; ", line))
+    if tokens is None:  # an unbalanced quote: the words as they stand
         tokens = line.split()
     command: list[str | None] = []
     target = ""  # after a redirection: "<" where the next word is read, ">" where it is written
