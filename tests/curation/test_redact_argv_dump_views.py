@@ -13,10 +13,10 @@ import random
 import pytest
 
 from tests.curation._encodings import quoted_printable, unquoted_printable, unxxd, xxd
+from tests.curation._labelled_word_cases import word_password
 from trajectory_platform.curation.redact.engine import redact_text
 
 SALT = b"argv-dump-views-salt"
-WORDS = ["harbor", "falcon", "winter", "copper", "meadow", "rocket", "silver", "lantern", "orchid", "maple"]
 DEVELOPMENT = {
     "cmdline_flag": lambda p: (
         f"$ cat /proc/4242/cmdline\nnode\x00server.js\x00--db-password\x00{p}\x00--port\x008080\x00"
@@ -44,9 +44,7 @@ def _cases(table: dict, half: str) -> list:
     for name, carrier in sorted(table.items()):
         for encoding, (encode, decode) in ENCODINGS.items():
             g = random.Random(f"{name}{encoding}")
-            password = (
-                g.choice(WORDS).capitalize() + g.choice(WORDS) + str(g.randint(100, 999)) + g.choice("!#%")
-            )
+            password = word_password(g, (100, 999), "!#%")
             cases.append(
                 pytest.param(encode(carrier(password)), decode, password, id=f"{half}-{name}-{encoding}")
             )

@@ -13,10 +13,10 @@ import random
 
 import pytest
 
+from tests.curation._labelled_word_cases import word_password
 from trajectory_platform.curation.redact.engine import redact_text
 
 SALT = b"cut-cells-salt"
-WORDS = ["harbor", "falcon", "winter", "copper", "meadow", "rocket", "silver", "lantern", "orchid", "maple"]
 
 
 def _cut(row: str, value: str, mark: str) -> str:
@@ -58,9 +58,7 @@ def _cases(table: dict, half: str) -> list:
     for name, carrier in sorted(table.items()):
         for i in range(2):
             g = random.Random(f"{name}{i}")
-            password = (
-                g.choice(WORDS).capitalize() + g.choice(WORDS) + str(g.randint(1000, 9999)) + g.choice("!#%")
-            )
+            password = word_password(g, (1000, 9999), "!#%")
             cases.append(pytest.param(carrier(password), password[:-4], id=f"{half}-{name}-{i}"))
     return cases
 

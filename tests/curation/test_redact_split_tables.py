@@ -17,10 +17,10 @@ import string
 
 import pytest
 
+from tests.curation._labelled_word_cases import word_password
 from trajectory_platform.curation.redact.engine import redact_text
 
 SALT = b"split-tables-salt-0123456789abcd"
-WORDS = ["harbor", "falcon", "winter", "copper", "meadow", "rocket", "silver", "lantern", "orchid", "maple"]
 
 
 def _names(columns: list[str]) -> list[dict]:
@@ -60,7 +60,7 @@ VAL_COLUMNS = ["user_password", "client_secret", "SERVICE_PASSWD"]
 def _value(g: random.Random, random_key: bool) -> str:
     if random_key:
         return "".join(g.choice(string.ascii_letters + string.digits) for _ in range(24))
-    return g.choice(WORDS).capitalize() + g.choice(WORDS) + str(g.randint(100, 999)) + g.choice("!#%")
+    return word_password(g, (100, 999), "!#%")
 
 
 def _cases(table: dict, columns: list[str], half: str) -> list:

@@ -12,10 +12,10 @@ import random
 
 import pytest
 
+from tests.curation._labelled_word_cases import word_password
 from trajectory_platform.curation.redact.engine import redact_text
 
 SALT = b"stdin-feeds-salt"
-WORDS = ["harbor", "falcon", "winter", "copper", "meadow", "rocket", "silver", "lantern", "orchid", "maple"]
 
 
 def _b64(text: str) -> str:
@@ -81,9 +81,7 @@ def _cases(table: dict) -> list[tuple[str, str, str]]:
     for name, carrier in sorted(table.items()):
         for i in range(2):
             g = random.Random(f"{name}{i}")
-            password = (
-                g.choice(WORDS).capitalize() + g.choice(WORDS) + str(g.randint(10, 999)) + g.choice("!@#%")
-            )
+            password = word_password(g)
             cases.append((f"{name}-{i}", carrier(password), password))
     return cases
 

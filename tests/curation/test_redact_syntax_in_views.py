@@ -13,10 +13,10 @@ import random
 import pytest
 
 from tests.curation._encodings import unxxd, xxd
+from tests.curation._labelled_word_cases import word_password
 from trajectory_platform.curation.redact.engine import redact_text
 
 SALT = b"syntax-in-views-salt-0123456789ab"
-WORDS = ["harbor", "falcon", "winter", "copper", "meadow", "rocket", "silver", "lantern", "orchid", "maple"]
 DEVELOPMENT = {
     "add_mask_echo": lambda v: f'echo "::add-mask::{v}"\necho done',
     "add_mask_run_step": lambda v: f'2024-05-01T10:00:01Z Run echo "::add-mask::{v}"\n  shell: bash',
@@ -32,7 +32,7 @@ def _cases(table: dict, half: str) -> list:
     cases = []
     for name, carrier in sorted(table.items()):
         g = random.Random(f"{half}{name}")
-        value = g.choice(WORDS).capitalize() + g.choice(WORDS) + str(g.randint(100, 999)) + g.choice("!#%")
+        value = word_password(g, (100, 999), "!#%")
         cases.append(pytest.param(xxd(carrier(value)), value, id=f"{half}-{name}"))
     return cases
 

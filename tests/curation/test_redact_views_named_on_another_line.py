@@ -15,10 +15,10 @@ import random
 import pytest
 
 from tests.curation._encodings import quoted_printable, unquoted_printable, unxxd, xxd
+from tests.curation._labelled_word_cases import word_password
 from trajectory_platform.curation.redact.engine import redact_text
 
 SALT = b"views-named-on-another-line-salt"
-WORDS = ["harbor", "falcon", "winter", "copper", "meadow", "rocket", "silver", "lantern", "orchid", "maple"]
 TS = "2024-05-01T10:00:0{}.1234567Z "
 
 
@@ -53,9 +53,7 @@ def _cases(table: dict, half: str) -> list:
     for name, (carrier, views) in sorted(table.items()):
         for view in views:
             g = random.Random(f"{name}{view}")
-            password = (
-                g.choice(WORDS).capitalize() + g.choice(WORDS) + str(g.randint(100, 999)) + g.choice("!#%")
-            )
+            password = word_password(g, (100, 999), "!#%")
             encode, decode = VIEWS[view]
             cases.append(
                 pytest.param(encode(carrier(password)), decode, password, id=f"{half}-{name}-{view}")
