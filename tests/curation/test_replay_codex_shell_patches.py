@@ -3,12 +3,12 @@
 <folder> &&`` or not; the ``exec_command`` tool's ``cmd`` alike) and applies the patch itself,
 never running a shell (``codex-rs/apply-patch``). Replay ran those as shell lines, where
 ``apply_patch`` is not found: the edit recorded between the calls was never made, the call drifted
-and every later call saw another workspace than the agent's. Each episode applies the fix and takes
-it back in turn, in one form after another, a check between them printing what ``add(2, 3)`` gives
-in the workspace as the agent left it. Development forms developed against, validation forms run
-once after (both first drifted on the test's own recorded summary of a patch written from
-``calc``, which Codex prints by the path the patch names); the control is a heredoc that is no
-patch, still run by the shell."""
+and every later call saw another workspace than the agent's. Each episode applies the fix, takes it
+back and applies it again, in one form after another: a patch applies only to the file the one
+before it left (its outcome is compared), and the final state is the fix. Development forms
+developed against, validation forms run once after (both first drifted on the test's own recorded
+summary of a patch written from ``calc``, which Codex prints by the path the patch names); the
+control is a heredoc that is no patch, still run by the shell."""
 
 from __future__ import annotations
 
@@ -28,8 +28,6 @@ HERE = PATCH.replace("calc/ops.py", "ops.py")
 """The patch as written from ``calc``."""
 PATCHED_HERE = wrapped("Success. Updated the following files:\nM ops.py\n")
 """What Codex answers for the patch written from ``calc``: the path as the patch names it."""
-CHECK = (shell(["bash", "-lc", "python3 -c 'from calc.ops import add; print(add(2, 3))'"]), wrapped("5\n"))
-UNDONE = (CHECK[0], wrapped("-1\n"))
 
 
 def _heredoc(patch: str, delimiter: str = "'EOF'", before: str = "") -> str:
@@ -42,24 +40,18 @@ def _exec(cmd: str, **more: str) -> dict:
 
 DEV = [
     (shell(["bash", "-lc", _heredoc(PATCH)]), PATCHED),
-    CHECK,
     (shell(["applypatch", BACK]), PATCHED),
-    UNDONE,
     (shell(["bash", "-lc", _heredoc(HERE, before="cd calc && ")]), PATCHED_HERE),
-    CHECK,
 ]
 VALIDATION = [
     (shell(["bash", "-lc", _heredoc(PATCH, '"EOF"')]), PATCHED),
-    CHECK,
     (
         shell(
             ["bash", "-lc", _heredoc(BACK.replace("calc/ops.py", "ops.py"), "EOF")], workdir=f"{ROOT}/calc"
         ),
         PATCHED_HERE,
     ),
-    UNDONE,
     (_exec(_heredoc(PATCH)), PATCHED),
-    CHECK,
 ]
 
 
