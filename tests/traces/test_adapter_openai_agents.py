@@ -87,9 +87,9 @@ def test_the_traces_that_reject_while_the_rest_goes_on(tmp_path: Path):
     assert sorted((r.source_path or "", r.source_line or 0, r.reason) for r in result.rejects) == [
         ("", 18, "no model call"),
         ("", 19, "wrong type"),
-        ("trace_id=trace_none", 0, "no model call"),
-        ("trace_id=trace_odd", 0, "unknown role"),
-        ("trace_id=trace_resp", 0, "no model messages"),
-    ], "a trace without spans is located by its own line, not its id"
+        ("trace_id=trace_none", 16, "no model call"),
+        ("trace_id=trace_odd", 7, "unknown role"),
+        ("trace_id=trace_resp", 13, "no model messages"),
+    ], "a trace is located at the line it begins, one without spans by that line only, not its id"
     said = next(r.detail for r in result.rejects if r.reason == "no model messages")
     assert "response id" in (said or "")

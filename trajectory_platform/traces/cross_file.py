@@ -7,8 +7,10 @@ result never answered, another opening on an ``orphan tool result``, or a duplic
 reading, the files of those formats are framed once to learn which group ids more than one file
 holds (:meth:`SpanningGroups.scan`); while reading, only those groups' parts are held, until the
 last file holding them is read, then merged (:meth:`Adapter.merged`) and read as one record located
-at its first part (:meth:`SpanningGroups.finish_file`). Memory grows with the groups that span
-files, not with the corpus; the cost is framing those formats' files twice.
+at its own part (:meth:`Adapter.home_part`: the first file's, unless the format says otherwise),
+with that file's context (its date, its task map): :meth:`SpanningGroups.finish_file`. Memory grows
+with the groups that span files, not with the corpus; the cost is framing those formats' files
+twice.
 
 A group may also go on under a new id: ``claude --resume`` writes a new session file whose entries
 copy the old session's, or whose first entry's ``parentUuid`` names the old session's last one. A
@@ -160,7 +162,7 @@ class SpanningGroups:
     def _merge(self, key: Key) -> tuple[HeldPart, RawRecord]:
         parts = self._parts.pop(key)
         del self._left[key]
-        first = parts[0]
+        first = parts[parts[0].adapter.home_part([p.record for p in parts])]
         if len(parts) == 1:
             return first, first.record
         try:

@@ -182,14 +182,57 @@ def _codex(
         argv = arguments.get("command")
         if not (isinstance(argv, list) and argv and all(isinstance(word, str) for word in argv)):
             return None
-        if argv[0] == "apply_patch" and len(argv) == 2:  # older Codex ran its patches this way
-            return _patch(argv[1], workdir, root)
+        if (patched := patch_invocation(argv)) is not None:  # Codex applies it itself, never a shell
+            folder, body = patched
+            return _patch(body, _moved(workdir if isinstance(workdir, str) else root, folder), root)
         return _in_folder(argv_line(argv), workdir, root)
     if name == "exec_command" and isinstance(command := arguments.get("cmd"), str):
+        if (patched := patch_invocation(["bash", "-lc", command])) is not None:
+            folder, body = patched
+            return _patch(body, _moved(workdir if isinstance(workdir, str) else root, folder), root)
         if _STILL_RUNNING.search(answer or ""):
             return None  # it went on in the background, fed through write_stdin: not one command's run
         return _in_folder(command, workdir, root)
     return None
+
+
+PATCH_COMMANDS = ("apply_patch", "applypatch")
+"""The names Codex intercepts a patch under (``codex-rs/apply-patch``: ``APPLY_PATCH_COMMANDS``)."""
+_PATCH_SCRIPT = re.compile(
+    r"\A\s*(?:cd\s+(?P<folder>[^\s;&|<>'\"`$\\]+)\s*&&\s*)?(?:apply_patch|applypatch)\s*"
+    r"<<\s*(?P<quote>['\"]?)(?P<delimiter>[A-Za-z_][A-Za-z0-9_]*)(?P=quote)[ \t]*\n"
+    r"(?P<body>.*?)\n?^(?P=delimiter)[ \t]*\n?\s*\Z",
+    re.DOTALL | re.MULTILINE,
+)
+"""A shell script that is one patch written as a heredoc (``apply_patch <<'EOF'`` ... ``EOF``),
+optionally after ``cd <folder> &&``: what Codex reads as a patch in a ``bash -lc`` script."""
+
+
+def patch_invocation(argv: list[str]) -> tuple[str | None, str] | None:
+    """The folder (``None``: the call's) and patch of a shell call that the Codex CLI intercepts and
+    applies itself, never running a shell (``codex-rs/apply-patch``'s ``maybe_parse_apply_patch``):
+    ``[apply_patch, PATCH]`` (``applypatch`` too), or ``[bash|sh|zsh, -lc|-c, SCRIPT]`` whose script
+    is one ``apply_patch`` heredoc (:data:`_PATCH_SCRIPT`). Replayed as a shell line, the command
+    is not found there: the patch was never applied, and each later call saw another workspace than
+    the agent's. ``None`` for any other call."""
+    if len(argv) == 2 and argv[0] in PATCH_COMMANDS:
+        return None, argv[1]
+    if (
+        len(argv) != 3
+        or posixpath.basename(argv[0]) not in ("bash", "sh", "zsh")
+        or argv[1] not in ("-lc", "-c")
+    ):
+        return None
+    found = _PATCH_SCRIPT.match(argv[2])
+    return (found["folder"], found["body"]) if found else None
+
+
+def _moved(base: str | None, folder: str | None) -> str | None:
+    """The folder a patch's relative paths are under: ``base``, or ``folder`` (a ``cd`` before the
+    patch) taken from it."""
+    if folder is None or base is None:
+        return base
+    return posixpath.normpath(posixpath.join(base, folder))
 
 
 def _gemini(

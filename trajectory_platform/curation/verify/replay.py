@@ -115,8 +115,9 @@ from trajectory_platform.curation.verify.git_history import (
 from trajectory_platform.curation.verify.gym_context import context_findings, refusal_text_is_the_runtimes
 from trajectory_platform.curation.verify.read_tools import OUTPUT, ReadClaims, claims_contradict, listed
 from trajectory_platform.curation.verify.shell_session import (
+    SESSION,
     in_kept_shell,
-    keeps_folder,
+    kept_scope,
     pending_exit_handler,
     session_end,
     shown_folders,
@@ -946,7 +947,8 @@ def replay_episode(
     mounted = "mounted" if root is not None and mode == "shell" and refusal is None else None
     mounted = "inside_workspace" if inside else mounted
     setting = Setting(secrets.token_hex(16), root, *recorded_viewer(episode))
-    kept = mode == "shell" and keeps_folder(episode.source_format, records, shown_folders(episode, records))
+    folders = shown_folders(episode, records) if mode == "shell" else None
+    kept = kept_scope(episode.source_format, records, folders) if mode == "shell" else None
     try:
         compile_patterns(spec.normalize)
         mount_at = root if mounted == "mounted" else None
@@ -978,7 +980,7 @@ def replay_episode(
             time.perf_counter() - start,
             error=f"the kept shell's state after turn {lost} is unknown: the line was cut at its time limit",
             recorded_root=mounted or refusal,
-            kept_folder=kept,
+            kept_folder=kept is not None,
             protected_writes=run.protected_writes,
             writes_measured=protected is not None,
         )
@@ -1090,7 +1092,7 @@ def replay_episode(
         drift=drift,
         tolerated=tolerated,
         recorded_root=mounted or refusal,
-        kept_folder=kept,
+        kept_folder=kept is not None,
         exit_codes=exit_codes,
         unreplayed_answers=sorted(set(unreplayed)),
         verified_answers=sorted(set(verified)),
@@ -1416,7 +1418,7 @@ def _execute(
     mount_at: str | None = None,
     inside: str | None = None,
     protected: Callable[[str], bool] | None = None,
-    kept: bool = False,
+    kept: str | None = None,
 ) -> _Run:
     """Run the actions in the sandbox (``modern``: a SWE-agent 1.0 run, :func:`is_1_0_run`; ``cli``:
     a coding CLI's calls, :func:`cli_tools.cli_call`, by the id of each call; ``mount_at``: the
@@ -1449,7 +1451,7 @@ def _run_shell(
     mount_at: str | None = None,
     inside: str | None = None,
     protected: Callable[[str], bool] | None = None,
-    kept: bool = False,
+    kept: str | None = None,
 ) -> _Run:
     """Shell mode's run, on one workspace held across all the actions. Each of SWE-agent's viewer
     commands needs the viewer state the one before it left (read from its output), so the actions
@@ -1467,7 +1469,8 @@ def _run_shell(
     ``inside`` (:func:`inner_folder`) S0 lies in that folder of the workspace, every shell command
     starts there, and the final state is that folder's files. With ``protected``, the protected
     paths are fingerprinted after every action (:class:`_Watch`). With ``kept``, each shell line
-    starts in the state the one before it left (:func:`.shell_session.in_kept_shell`), a line cut at
+    starts in the state the one before it left (the whole session, or the folder alone: ``kept``,
+    :data:`.shell_session.KEPT_BY_FORMAT`; :func:`.shell_session.in_kept_shell`), a line cut at
     the time limit is in :attr:`_Run.lost_state`, and an ``EXIT`` handler the last line left runs
     once the final state is read, as the agent's shell ran it when the session ended after the
     log's last call (its protected writes are the last shell line's)."""
@@ -1483,7 +1486,9 @@ def _run_shell(
         shell.make_checkout(inside or "")
         checkout = f"{shell.workspace_path}/{inside}" if inside else shell.workspace_path
         state_name = f"{GIT_DIR}/shell"
-        session = _KeptState(f"{checkout}/{state_name}", f"{inside}/{state_name}" if inside else state_name)
+        session = _KeptState(
+            f"{checkout}/{state_name}", f"{inside}/{state_name}" if inside else state_name, kept or SESSION
+        )
         watch = _Watch(ws.root, protected, inside) if protected is not None else None
         for index, record in enumerate(actions):
             viewer = viewer_call(record, modern)
@@ -1573,6 +1578,8 @@ class _KeptState:
 
     path: str
     rel: str
+    scope: str = SESSION
+    """What the harness keeps (:data:`.shell_session.KEPT_BY_FORMAT`): the session, or the folder."""
     last: str | None = None
     wrapped: set[int] = field(default_factory=set)
 
@@ -1581,7 +1588,7 @@ class _KeptState:
         previous = f"{self.path}-{self.last}" if self.last else None
         self.last = secrets.token_hex(8)
         self.wrapped.add(id(record))
-        return in_kept_shell(command, f"{self.path}-{self.last}", previous)
+        return in_kept_shell(command, f"{self.path}-{self.last}", previous, self.scope)
 
     def end(self, shell: LiveShell) -> str | None:
         """What ends the kept shell after its last line (:func:`.shell_session.session_end`), where

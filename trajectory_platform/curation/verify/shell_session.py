@@ -46,11 +46,18 @@ from trajectory_platform.curation.verify.calls import CallRecord
 from trajectory_platform.curation.verify.sweagent_commands import footer_folder
 from trajectory_platform.traces.record import Episode
 
-KEPT_BY_FORMAT = frozenset({"swe-agent", "openhands", "claude-code"})
-"""Formats whose harness runs every shell command in one session that keeps its folder: SWE-agent
-(its ``swe-rex`` bash session; its state footer shows the folder), OpenHands (a persistent bash
-session; each observation's ``working_dir``), Claude Code (its Bash tool keeps the working folder
-between calls)."""
+SESSION = "session"
+FOLDER = "folder"
+KEPT_BY_FORMAT = {"swe-agent": SESSION, "openhands": SESSION, "claude-code": FOLDER}
+"""Formats whose harness keeps what a shell line left for the next, and what it keeps. SWE-agent
+(its ``swe-rex`` bash session; its state footer shows the folder) and OpenHands (a persistent bash
+session; each observation's ``working_dir``) run every line in one long-lived shell: the whole
+session is kept (:data:`SESSION`), and a line that ends the shell leaves the next a fresh one.
+Claude Code's Bash tool runs each line in a new shell (``source <snapshot> && eval '<line>' &&
+pwd -P >| <cwd file>``) and carries its folder alone (:data:`FOLDER`): variables, functions,
+aliases and options are gone at the next call (its documentation: "Environment variables do not
+persist"), and the folder is the one the line ended in only where the line exited 0; a line that
+failed or ended its shell (``exit``, ``set -e``) leaves the folder as it was before it."""
 _MOVES = frozenset({"cd", "pushd", "popd"})
 _STATE_SETTERS = _MOVES | {
     *("export", "declare", "typeset", "readonly", "unset", "alias", "unalias", "set", "shopt"),
@@ -75,6 +82,18 @@ def keeps_folder(
         return False
     shown = shown_evidence(records, folders or [None] * len(records))
     return shown if shown is not None else source_format in KEPT_BY_FORMAT
+
+
+def kept_scope(
+    source_format: str, records: list[CallRecord], folders: Sequence[str | None] | None = None
+) -> str | None:
+    """What replay keeps from one shell line to the next (``None``: nothing, every line from the
+    start): where the shell kept its folder (:func:`keeps_folder`), what its format's harness keeps
+    (:data:`KEPT_BY_FORMAT`; a harness not in the table that the log shows keeping its folder: the
+    whole session, as a long-lived shell keeps it)."""
+    if not keeps_folder(source_format, records, folders):
+        return None
+    return KEPT_BY_FORMAT.get(source_format, SESSION)
 
 
 def shown_evidence(records: list[CallRecord], folders: Sequence[str | None]) -> bool | None:
@@ -263,16 +282,35 @@ runs as bash runs it when a shell exits, and the next line starts in a fresh she
 starts one."""
 
 
-def in_kept_shell(command: str, state_file: str, previous: str | None) -> str:
+_FOLDER_WRITER = """{ __replay_rc=$?; builtin set +eux; } 2>/dev/null
+{ [[ $__replay_rc != 0 ]] || builtin printf 'builtin cd -- %q\\n' "$(builtin pwd -P)" >| @STATE@
+} 2>/dev/null
+builtin exit "$__replay_rc"
+"""
+"""What runs after each line of a shell whose harness carries its folder alone (:data:`FOLDER`):
+the folder the line ended in, where it exited 0 (Claude Code's ``&& pwd -P >| <cwd file>``). The
+folder before the line was written first (:func:`in_kept_shell`), so a line that failed or ended its
+shell leaves that one. Nothing else is written: the line's own ``EXIT`` handler runs when its shell
+ends, as each call's shell ends."""
+
+
+def in_kept_shell(command: str, state_file: str, previous: str | None, scope: str = SESSION) -> str:
     """``command`` as a kept shell runs it: in the state the previous line left (recorded in the
     sandbox file ``previous``; none, or a file the previous line never wrote because it ended its
     shell: as a fresh shell starts), writing the state it leaves to ``state_file`` (a new name for
     every line, so a line that ends its shell leaves the next one nothing to source) once its own
-    commands are over (:data:`_WRITER`). Prints nothing of its own; the command's exit code is the
-    line's."""
+    commands are over (:data:`_WRITER`). Where the harness keeps the folder alone (``scope``
+    :data:`FOLDER`), the folder is written before the line too, and after it only where it exited 0
+    (:data:`_FOLDER_WRITER`), and the line runs as that harness runs it, ``eval``-ed on the script's
+    first line (so ``$LINENO`` counts as there: 1 on a one-line call). Prints nothing of its own;
+    the command's exit code is the line's."""
     restore = f"; {{ builtin . {shlex.quote(previous)}; }} 2>/dev/null" if previous else ""
-    writer = _WRITER.replace("@STATE@", shlex.quote(state_file))
-    return f"{_RESTORE}{restore}\n{command}\n{writer}"
+    state = shlex.quote(state_file)
+    if scope == FOLDER:  # the line is its harness's ``eval``, on the shell's first line ($LINENO)
+        before = f"; {{ builtin printf 'builtin cd -- %q\\n' \"$(builtin pwd -P)\" >| {state}; }} 2>/dev/null"
+        line = f"eval {shlex.quote(command)}"  # not `builtin eval`: bash numbers its lines otherwise
+        return f"{_RESTORE}{restore}{before}; {line}\n{_FOLDER_WRITER.replace('@STATE@', state)}"
+    return f"{_RESTORE}{restore}\n{command}\n{_WRITER.replace('@STATE@', state)}"
 
 
 def session_end(previous: str) -> str:

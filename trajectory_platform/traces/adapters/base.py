@@ -1018,8 +1018,16 @@ class Adapter:
         return None
 
     def merged(self, parts: list[RawRecord]) -> RawRecord:
-        """The records of one group framed from several files (in file order) as one record."""
+        """The records of one group framed from several files (in file order) as one record,
+        located at its :meth:`home_part`'s line."""
         raise NotImplementedError
+
+    def home_part(self, parts: list[RawRecord]) -> int:
+        """Which of a group's parts (in file order) is its own: the merged record is located at
+        it and read as its file's (the file a reject names, the ``task_ids.json`` that links its
+        episodes). The first file's here; a format whose files are not all the group's own (a
+        Claude Code session's sub-agent transcripts) says which is."""
+        return 0
 
     def group_entries(self, record: RawRecord) -> tuple[set[str], set[str]]:
         """For a format whose group may go on under a new id (a resumed Claude Code session): the

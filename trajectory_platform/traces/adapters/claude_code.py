@@ -77,6 +77,17 @@ SUB_AGENT_TOOLS = ("Task", "Agent")
 SIDECHAIN_MARKS = ("isSidechain", "agentId", "parent_tool_use_id")
 
 
+def _own_entry(entry: Any) -> bool:
+    """Whether ``entry`` is a user or assistant entry of the session's own conversation (not a
+    sub-agent's: ``isSidechain``, a stream's ``parent_tool_use_id``)."""
+    return (
+        isinstance(entry, dict)
+        and entry.get("type") in ENTRY_TYPES
+        and entry.get("isSidechain") is not True
+        and not isinstance(entry.get("parent_tool_use_id"), str)
+    )
+
+
 def _sidechains(lines: list[RawRecord]) -> dict[str, list[RawRecord]]:
     """The session's sub-agent entries by sub-agent: a stream's by the ``Task`` call its
     ``parent_tool_use_id`` names, a session file's sidechain by its ``agentId`` (2.x), else by the
@@ -425,7 +436,19 @@ class ClaudeCodeAdapter(Adapter):
                 lines.append(line)
         sessions = list(dict.fromkeys(part.value["session"] for part in ordered))
         value = {"session": sessions[0], "lines": lines, REPEATED: repeated, SESSIONS: sessions}
-        return RawRecord(parts[0].line, f"sessionId={sessions[0]}", value=value)
+        return RawRecord(parts[self.home_part(parts)].line, f"sessionId={sessions[0]}", value=value)
+
+    def home_part(self, parts: list[RawRecord]) -> int:
+        """The session's own file: the earliest part (:func:`_span_of_time`, file order breaking
+        ties) holding a conversation entry of its own, not a sub-agent's. A sub-agent transcript
+        (``agent-<id>.jsonl``, beside the session or under ``<session>/subagents/``) holds the
+        session's id but only sidechain entries; read as the session's file, its name located the
+        session and the ``task_ids.json`` entry naming the session's file linked neither the
+        session nor its sub-agents. The first part when none holds such an entry."""
+        own = [
+            i for i, part in enumerate(parts) if any(_own_entry(line.value) for line in part.value["lines"])
+        ]
+        return min(own, key=lambda i: (_span_of_time(parts[i])[0], i), default=0)
 
     def parse_all(self, record: RawRecord, src: SourceFile) -> list[Episode]:
         """The session's episodes (:meth:`_conversations`), then each sub-agent a ``Task`` call of

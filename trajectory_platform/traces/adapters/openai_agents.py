@@ -22,9 +22,11 @@ the call and its result, the message after it a turn of its own: ``chat_payloads
 ``response`` span is a model call where a processor kept its request and response (the JS SDK's
 ``_input`` / ``_response``); the SDK's own export holds its response id only, so a trace whose
 model calls are all such bare ``response`` spans cannot become an episode: it is a ``no model
-messages`` reject saying so. The task a trace ran against is its ``metadata.task_id``
-(``RunConfig(trace_metadata=...)``; or ``environment_id``, ``instance_id``).
-"""
+messages`` reject saying so, and so is a trace whose last model calls are (no later call's input
+shows what they answered: the episode would silently end before them). A bare ``response`` span
+before a call that kept its messages loses nothing: that call saw its answer. The task a trace
+ran against is its ``metadata.task_id`` (``RunConfig(trace_metadata=...)``; or ``environment_id``,
+``instance_id``)."""
 
 from __future__ import annotations
 
@@ -170,10 +172,11 @@ class OpenAIAgentsAdapter(Adapter):
                     error = RecordError("wrong type", "neither an Agents SDK trace nor a span")
                     yield RawRecord(record.line, record.json_path, error=error)
         for trace_id, trace in traces.items():
-            # a trace object alone is located by its line: its id is the record's own text
+            # located at the line it was first met; a trace object alone by that line only (its id
+            # is the record's own text), one with spans also by its id (its spans span lines)
             where = f"trace_id={trace_id}" if trace["spans"] else trace["json_path"]
             yield RawRecord(
-                trace["line"] if not trace["spans"] else None,
+                trace["line"],
                 where,
                 value={"trace_id": trace_id, "trace": trace["trace"], "spans": trace["spans"]},
             )
@@ -186,12 +189,16 @@ class OpenAIAgentsAdapter(Adapter):
         )
         spans = [span for _, span in numbered]
         generations = [(i, d) for i, s in enumerate(spans) if (d := _call_data(s)) is not None]
-        responses = sum(1 for s in spans if _kind(s) == "response")
-        if not generations and responses:
+        bare = [i for i, s in enumerate(spans) if _kind(s) == "response" and _call_data(s) is None]
+        last = generations[-1][0] if generations else -1
+        if unseen := [i for i in bare if i > last]:
+            # no later call saw what these answered: the episode would end before them, unmarked
             raise RecordError(
                 "no model messages",
-                f"its {responses} model call(s) are Responses API `response` spans, which the SDK "
-                "exports with a response id only; trace a Chat Completions model to log what it saw",
+                f"its last {len(unseen)} of {len(generations) + len(bare)} model call(s) are "
+                "Responses API `response` spans, which the SDK exports with a response id only, "
+                "and no later call shows what they saw or answered; trace a Chat Completions model "
+                "to log what it saw",
             )
         calls = [_call(d, spans[i].get("ended_at"), f"spans[{i}].span_data") for i, d in generations]
         runs = [
