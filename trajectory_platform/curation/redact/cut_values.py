@@ -13,7 +13,8 @@ filler (:data:`FILL`), then, each tried in turn, nothing, the closing quote the 
 or an ``@host`` after an open URL userinfo; and the completed line is scanned by the detectors
 that need a label or a format (entropy off: a filler is random, so an entropy finding says
 nothing about the head). A finding that starts within the head and runs on into the filler makes the
-head a finding of its own kind. One that starts before the head's run of non-space characters is
+head a finding of its own kind, unless the head is a placeholder's (``<your-passw``, ``$DB_PASSWORD_PRO``:
+:func:`.not_values.placeholder_head`). One that starts before the head's run of non-space characters is
 not taken: there the filler turned the prose before the cut into a phrase (``db_password: Still
 destroying...`` of a Terraform log read as a passphrase), and a value cut inside a phrase of
 several words is left to the rules that read it whole. A head of a word, a path or prose after no
@@ -27,6 +28,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
+from trajectory_platform.curation.redact.not_values import placeholder_head
 
 FILL = "Qz7Xk2Pw9Lm4Rt6YhB3nV8cJ5dF1sG0a"
 """What continues a cut head in the completed line: 32 characters of a key's alphabet, so a rule
@@ -48,6 +50,24 @@ _GATE = re.compile(r"\.\.\.|\u2026|truncated|clipped|elided|omitted|\bcut\b", re
 _HEAD = re.compile(r"\S+$")
 _USERINFO_OPEN = re.compile(r"://[^\s/@]*:[^\s/@]*$")
 """A URL whose userinfo is still open at the cut: ``scheme://user:`` and part of a password."""
+
+
+def cut_head(value: str) -> str | None:
+    """``value`` before the truncation mark that ends it (``$DB_PASSWORD_PRO...`` of a table's
+    cell, which a column reader takes whole), or None where no mark ends it."""
+    if _GATE.search(value) is None:
+        return None
+    for mark in _CUT_MARK.finditer(value):
+        if mark.end() == len(value):
+            return value[: mark.start()]
+    return None
+
+
+def _placeholder(head: str) -> bool:
+    """Is the head before a cut a placeholder's, an earlier mark on its line put aside (``%ADMIN_PASSW...
+    [output truncated]``: the spaced mark's head ends in the glued one)?"""
+    inner = cut_head(head)
+    return placeholder_head(head if inner is None else inner)
 
 
 def _closers(line: str) -> list[str]:
@@ -93,6 +113,7 @@ def find_cut_values(
                 if head.start() <= f.start < len(line)
                 and f.end > len(line)
                 and len(line) - f.start >= CUT_HEAD_MIN
+                and not _placeholder(line[f.start :])
             ]
             if hits:
                 start = line_start + min(f.start for f in hits)
@@ -143,6 +164,7 @@ def find_cut_cells(text: str, read_columns: Callable[[str], Iterable[Finding]]) 
                 if len(above) + head.start() <= f.start < cut_at
                 and f.end > cut_at
                 and cut_at - f.start >= CUT_HEAD_MIN
+                and not _placeholder(completed[f.start : cut_at])
             ]
             if hits:
                 start = context_start + min(f.start for f in hits)
