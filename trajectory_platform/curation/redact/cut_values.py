@@ -63,6 +63,12 @@ def cut_head(value: str) -> str | None:
     return None
 
 
+def cut_at(text: str, position: int) -> bool:
+    """Does a truncation mark start at ``position`` of ``text`` (the spaces before a spaced mark
+    included): is what ends there a head the harness cut?"""
+    return _CUT_MARK.match(text, position) is not None
+
+
 def _placeholder(head: str) -> bool:
     """Is the head before a cut a placeholder's, an earlier mark on its line put aside (``%ADMIN_PASSW...
     [output truncated]``: the spaced mark's head ends in the glued one)?"""

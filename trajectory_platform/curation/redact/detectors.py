@@ -22,7 +22,7 @@ from trajectory_platform.curation.redact.credential_names import (
     KEYWORD_SCAN_ANY_CASE,
     credential_class,
 )
-from trajectory_platform.curation.redact.cut_values import cut_head, find_cut_values
+from trajectory_platform.curation.redact.cut_values import cut_at, cut_head, find_cut_values
 from trajectory_platform.curation.redact.decoders import (
     base58_text,
     decoded_views,
@@ -31,7 +31,12 @@ from trajectory_platform.curation.redact.decoders import (
     wrapped_block_text,
 )
 from trajectory_platform.curation.redact.dumps import ROW_OPENS
-from trajectory_platform.curation.redact.entropy import entropy_threshold, looks_random, shannon_entropy
+from trajectory_platform.curation.redact.entropy import (
+    entropy_threshold,
+    looks_random,
+    shannon_entropy,
+    uuid_head,
+)
 from trajectory_platform.curation.redact.key_constructors import (
     find_key_constructor_hex,
     find_listed_hex_keys,
@@ -2382,8 +2387,8 @@ def _multipart_boundary(text: str, start: int, end: int) -> bool:
 
 def random_candidate(token: str, text: str, start: int, digests: dict[tuple[int, int], bool]) -> bool:
     """Entropy verdict for one candidate, with object ids, public keys, lockfile and package
-    digests, pod names and platform tags, and named digests exempt (``digests``: the verdicts
-    of :func:`_digest_by_evidence` so far in this text)."""
+    digests, pod names and platform tags, UUIDs a truncation mark cut, and named digests exempt
+    (``digests``: the verdicts of :func:`_digest_by_evidence` so far in this text)."""
     if (
         _ID_PREFIX.match(token)
         or _STRIPE_OBJECT_ID.fullmatch(token)
@@ -2393,6 +2398,8 @@ def random_candidate(token: str, text: str, start: int, digests: dict[tuple[int,
         return False
     if public_by_context(text, start, start + len(token)) or _request_id_header(text, start):
         return False
+    if uuid_head(token) and cut_at(text, start + len(token)):
+        return False  # a UUID a truncation mark cut (``request_id: 3f2a9c1e-7b4d-4e2a-9...``), as a whole one
     bare = token.rstrip("=")
     if re.fullmatch(r"[0-9a-fA-F]+", bare) and _digest_by_evidence(text, start, start + len(token), digests):
         return False
