@@ -139,34 +139,59 @@ def may_be_cut(text: str) -> bool:
     return _GATE.search(text) is not None
 
 
-def find_cut_cells(text: str, read_columns: Callable[[str], Iterable[Finding]]) -> list[Finding]:
-    """Heads of cells a truncation mark cut in a table's row, named by the column's header on a
-    line above (``read_columns``: :func:`.positional.find_column_credentials`'s reading). The row is
-    completed as :func:`find_cut_values` completes a line, the filler then one to four more cells
-    (a cut row has fewer cells than its header, and a reader of columns takes only whole rows), and
-    read with the :data:`CUT_ROW_CONTEXT` lines above it."""
+def _open_brackets(line: str) -> str:
+    """The closers of the brackets ``line`` leaves open, innermost first (an ``INSERT``'s
+    ``VALUES (1, 'x``, a call's ``f(a, "x``)."""
+    stack: list[str] = []
+    for ch in line:
+        if ch in _CLOSER_OF:
+            stack.append(_CLOSER_OF[ch])
+        elif stack and ch == stack[-1]:
+            stack.pop()
+    return "".join(reversed(stack))
+
+
+_CLOSER_OF = {"(": ")", "[": "]", "{": "}"}
+
+
+def _completions(line: str) -> Iterator[str]:
+    """How a cut line may go on after the filler, for a reader of whole structures: the quote it
+    leaves open (or none), then one to four more cells where it holds a cell separator (a row of
+    fewer cells than its header is no row), then the brackets it leaves open."""
+    separators = [c for c in _CELL_SEPARATORS if c in line]
+    cells = [""] + [(separators[0] + "x") * more for more in range(1, 5)] if separators else [""]
+    brackets = _open_brackets(line)
+    for quote in _closers(line):
+        if quote.startswith("@"):
+            continue  # a URL's userinfo: find_cut_values's reading
+        for more in cells:
+            yield quote + more + brackets
+
+
+def find_cut_cells(text: str, read_named: Callable[[str], Iterable[Finding]]) -> list[Finding]:
+    """Heads of values a truncation mark cut whose name stands on a line above: a table's cell
+    under its column's header, an ``INSERT``'s value under its column list, a Terraform plan's
+    ``value`` beside its ``name``, an Actions debug value under ``Evaluating: secrets.X``
+    (``read_named``: the readers of :func:`.positional.find_column_credentials`). The line is
+    completed as :func:`find_cut_values` completes it (the filler), then as :func:`_completions`
+    goes on, since these readers take whole rows and closed values only, and read with the
+    :data:`CUT_ROW_CONTEXT` lines above it."""
     if not may_be_cut(text):
         return []
     found: list[Finding] = []
     for line_start, end, line, head in _cuts(text):
-        separators = [c for c in _CELL_SEPARATORS if c in line]
-        if not separators:
-            continue  # no cell boundary on the line: no table's row
         context_start = line_start
         for _ in range(CUT_ROW_CONTEXT):
             if context_start == 0:
                 break
             context_start = text.rfind("\n", 0, context_start - 1) + 1
-        if context_start == line_start:
-            continue  # no line above: no header
-        above = text[context_start:line_start]
-        cells = [""] + [(separators[0] + "x") * more for more in range(1, 5)]
-        for ending in cells:
+        above = text[context_start:line_start]  # none where the line names its own (an INSERT's columns)
+        for ending in _completions(line):
             completed = above + line + FILL + ending
             cut_at = len(above) + len(line)
             hits = [
                 f
-                for f in read_columns(completed)
+                for f in read_named(completed)
                 if len(above) + head.start() <= f.start < cut_at
                 and f.end > cut_at
                 and cut_at - f.start >= CUT_HEAD_MIN
