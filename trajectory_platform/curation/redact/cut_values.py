@@ -13,7 +13,8 @@ filler (:data:`FILL`), then, each tried in turn, nothing, the closing quote the 
 or an ``@host`` after an open URL userinfo; and the completed line is scanned by the detectors
 that need a label or a format (entropy off: a filler is random, so an entropy finding says
 nothing about the head). A finding that starts within the head and runs on into the filler makes the
-head a finding of its own kind. One that starts before the head's run of non-space characters is
+head a finding of its own kind, unless the head is a placeholder's (``<your-passw``, ``$DB_PASSWORD_PRO``:
+:func:`.not_values.placeholder_head`). One that starts before the head's run of non-space characters is
 not taken: there the filler turned the prose before the cut into a phrase (``db_password: Still
 destroying...`` of a Terraform log read as a passphrase), and a value cut inside a phrase of
 several words is left to the rules that read it whole. A head of a word, a path or prose after no
@@ -27,6 +28,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
+from trajectory_platform.curation.redact.not_values import placeholder_head
 
 FILL = "Qz7Xk2Pw9Lm4Rt6YhB3nV8cJ5dF1sG0a"
 """What continues a cut head in the completed line: 32 characters of a key's alphabet, so a rule
@@ -48,6 +50,30 @@ _GATE = re.compile(r"\.\.\.|\u2026|truncated|clipped|elided|omitted|\bcut\b", re
 _HEAD = re.compile(r"\S+$")
 _USERINFO_OPEN = re.compile(r"://[^\s/@]*:[^\s/@]*$")
 """A URL whose userinfo is still open at the cut: ``scheme://user:`` and part of a password."""
+
+
+def cut_head(value: str) -> str | None:
+    """``value`` before the truncation mark that ends it (``$DB_PASSWORD_PRO...`` of a table's
+    cell, which a column reader takes whole), or None where no mark ends it."""
+    if _GATE.search(value) is None:
+        return None
+    for mark in _CUT_MARK.finditer(value):
+        if mark.end() == len(value):
+            return value[: mark.start()]
+    return None
+
+
+def cut_at(text: str, position: int) -> bool:
+    """Does a truncation mark start at ``position`` of ``text`` (the spaces before a spaced mark
+    included): is what ends there a head the harness cut?"""
+    return _CUT_MARK.match(text, position) is not None
+
+
+def _placeholder(head: str) -> bool:
+    """Is the head before a cut a placeholder's, an earlier mark on its line put aside (``%ADMIN_PASSW...
+    [output truncated]``: the spaced mark's head ends in the glued one)?"""
+    inner = cut_head(head)
+    return placeholder_head(head if inner is None else inner)
 
 
 def _closers(line: str) -> list[str]:
@@ -93,6 +119,7 @@ def find_cut_values(
                 if head.start() <= f.start < len(line)
                 and f.end > len(line)
                 and len(line) - f.start >= CUT_HEAD_MIN
+                and not _placeholder(line[f.start :])
             ]
             if hits:
                 start = line_start + min(f.start for f in hits)
@@ -112,37 +139,63 @@ def may_be_cut(text: str) -> bool:
     return _GATE.search(text) is not None
 
 
-def find_cut_cells(text: str, read_columns: Callable[[str], Iterable[Finding]]) -> list[Finding]:
-    """Heads of cells a truncation mark cut in a table's row, named by the column's header on a
-    line above (``read_columns``: :func:`.positional.find_column_credentials`'s reading). The row is
-    completed as :func:`find_cut_values` completes a line, the filler then one to four more cells
-    (a cut row has fewer cells than its header, and a reader of columns takes only whole rows), and
-    read with the :data:`CUT_ROW_CONTEXT` lines above it."""
+def _open_brackets(line: str) -> str:
+    """The closers of the brackets ``line`` leaves open, innermost first (an ``INSERT``'s
+    ``VALUES (1, 'x``, a call's ``f(a, "x``)."""
+    stack: list[str] = []
+    for ch in line:
+        if ch in _CLOSER_OF:
+            stack.append(_CLOSER_OF[ch])
+        elif stack and ch == stack[-1]:
+            stack.pop()
+    return "".join(reversed(stack))
+
+
+_CLOSER_OF = {"(": ")", "[": "]", "{": "}"}
+
+
+def _completions(line: str) -> Iterator[str]:
+    """How a cut line may go on after the filler, for a reader of whole structures: the quote it
+    leaves open (or none), then one to four more cells where it holds a cell separator (a row of
+    fewer cells than its header is no row), then the brackets it leaves open."""
+    separators = [c for c in _CELL_SEPARATORS if c in line]
+    cells = [""] + [(separators[0] + "x") * more for more in range(1, 5)] if separators else [""]
+    brackets = _open_brackets(line)
+    for quote in _closers(line):
+        if quote.startswith("@"):
+            continue  # a URL's userinfo: find_cut_values's reading
+        for more in cells:
+            yield quote + more + brackets
+
+
+def find_cut_cells(text: str, read_named: Callable[[str], Iterable[Finding]]) -> list[Finding]:
+    """Heads of values a truncation mark cut whose name stands on a line above: a table's cell
+    under its column's header, an ``INSERT``'s value under its column list, a Terraform plan's
+    ``value`` beside its ``name``, an Actions debug value under ``Evaluating: secrets.X``
+    (``read_named``: the readers of :func:`.positional.find_column_credentials`). The line is
+    completed as :func:`find_cut_values` completes it (the filler), then as :func:`_completions`
+    goes on, since these readers take whole rows and closed values only, and read with the
+    :data:`CUT_ROW_CONTEXT` lines above it."""
     if not may_be_cut(text):
         return []
     found: list[Finding] = []
     for line_start, end, line, head in _cuts(text):
-        separators = [c for c in _CELL_SEPARATORS if c in line]
-        if not separators:
-            continue  # no cell boundary on the line: no table's row
         context_start = line_start
         for _ in range(CUT_ROW_CONTEXT):
             if context_start == 0:
                 break
             context_start = text.rfind("\n", 0, context_start - 1) + 1
-        if context_start == line_start:
-            continue  # no line above: no header
-        above = text[context_start:line_start]
-        cells = [""] + [(separators[0] + "x") * more for more in range(1, 5)]
-        for ending in cells:
+        above = text[context_start:line_start]  # none where the line names its own (an INSERT's columns)
+        for ending in _completions(line):
             completed = above + line + FILL + ending
             cut_at = len(above) + len(line)
             hits = [
                 f
-                for f in read_columns(completed)
+                for f in read_named(completed)
                 if len(above) + head.start() <= f.start < cut_at
                 and f.end > cut_at
                 and cut_at - f.start >= CUT_HEAD_MIN
+                and not _placeholder(completed[f.start : cut_at])
             ]
             if hits:
                 start = context_start + min(f.start for f in hits)

@@ -22,7 +22,7 @@ from trajectory_platform.curation.redact.credential_names import (
     KEYWORD_SCAN_ANY_CASE,
     credential_class,
 )
-from trajectory_platform.curation.redact.cut_values import find_cut_values
+from trajectory_platform.curation.redact.cut_values import cut_at, cut_head, find_cut_values
 from trajectory_platform.curation.redact.decoders import (
     base58_text,
     decoded_views,
@@ -31,7 +31,12 @@ from trajectory_platform.curation.redact.decoders import (
     wrapped_block_text,
 )
 from trajectory_platform.curation.redact.dumps import ROW_OPENS
-from trajectory_platform.curation.redact.entropy import entropy_threshold, looks_random, shannon_entropy
+from trajectory_platform.curation.redact.entropy import (
+    entropy_threshold,
+    looks_random,
+    shannon_entropy,
+    uuid_head,
+)
 from trajectory_platform.curation.redact.key_constructors import (
     find_key_constructor_hex,
     find_listed_hex_keys,
@@ -40,9 +45,11 @@ from trajectory_platform.curation.redact.key_constructors import (
 from trajectory_platform.curation.redact.line_values import in_env_file, line_phrase, line_remark
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.not_values import (
+    PLACEHOLDER,
     log_stamp,
     not_a_value,
     owner_spec,
+    placeholder_head,
     translated_label,
 )
 from trajectory_platform.curation.redact.pii import find_pii
@@ -354,7 +361,7 @@ def find_client_passwords(text: str) -> Iterator[Finding]:
         for option in _CLIENT_OPTIONS[client].finditer(text, *command.span("arguments")):
             group = option.lastindex or 1
             value = option.group(group).rstrip(".-")
-            if len(value) >= 4 and not _PLACEHOLDER.match(value) and not PSEUDONYM_RE.fullmatch(value):
+            if len(value) >= 4 and not PLACEHOLDER.match(value) and not PSEUDONYM_RE.fullmatch(value):
                 start = option.start(group)
                 yield Finding("PASSWORD", start, start + len(value), value, "format:password")
 
@@ -400,17 +407,6 @@ _YAML_EXPLICIT_KEY = re.compile(
 _XML_ELEMENT = re.compile(
     r"<(?P<name>[A-Za-z_][\w:.\-]{0,63})(?:\s[^>\n]*)?>(?P<value>[^<\n]{1,200})</(?P=name)>"
 )
-_PLACEHOLDER = re.compile(
-    r"^(?:[*xX#.\-_?•]+|<[^>]*>|\$\{[^}]*\}?|\{\{.*\}\}|%\(.*\)s?|\$[A-Za-z_]\w*|%[A-Za-z_]\w*%|"
-    r"[\[({]?(?i:none|null|nil|true|false|undefined|required|optional|string|str|int|bool|text|bytes|password|"
-    r"passwd|secret|token|key|hidden|redacted|masked|omitted|removed|withheld|censored|changeme|example|dummy|"
-    r"test|(?:your|my)[_-]?[a-z_\-]*|"
-    r"os\.environ.*|process\.env.*|getenv.*|env\..*|self|this|value|input|default|empty|prompt|"
-    r"not[_ ]?set|unset|todo|fixme|tbd|n/?a|sample|sensitive)[\])}]?|0x[0-9a-fA-F]{1,40})$"
-)
-"""What stands for a value and is none. A word of the list may sit in the brackets a tool prints
-it in (``Password: [hidden]``, ``token = (redacted)``, ``{masked}``; the rule reading the value may
-stop before the closing one), as ``<your-key>`` sits in its angles (red team, round 12)."""
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
 _CODE_REF = re.compile(
     r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$|^[a-z]+(?:_[a-z]+)+$|^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$"
@@ -630,13 +626,15 @@ def acceptable_value(value: str, quoted: bool, name_class: str, next_char: str, 
     value the shell hands over whole, however many words: no prose stands there."""
     if (
         len(value) < 4
-        or _PLACEHOLDER.match(value)
+        or PLACEHOLDER.match(value)
         or PSEUDONYM_RE.fullmatch(value)
         or FORMAT_ONLY.fullmatch(value)
     ):
         return False
     if value.lower() == name_class or "\n" in value or value != value.strip() or platform_label(value):
         return False
+    if (head := cut_head(value)) is not None and placeholder_head(head):
+        return False  # a reference or a template a truncation mark cut (``$DB_PASSWORD_PRO...``)
     if "\x00" in value or "^@" in value:
         return False  # a NUL (``cat -v``'s ``^@``) parts /proc's arguments: argv_separators reads each
     if value.count(" ") > MAX_VALUE_SPACES and not (
@@ -954,7 +952,7 @@ def _cookie_reference(name: str, value: str) -> bool:
     secret is kept and is none (it was replaced, and the request template lost its variable)."""
     if _COOKIE_LABEL.fullmatch(name) is None or (pair := _COOKIE_PAIR.match(value)) is None:
         return False
-    return _PLACEHOLDER.match(pair.group("value").strip()) is not None
+    return PLACEHOLDER.match(pair.group("value").strip()) is not None
 
 
 _QUERY_PARAMETER = re.compile(r"^(?:[\w.~-]*/)+[\w.~%-]*\?[\w.-]+=")
@@ -1676,7 +1674,7 @@ def _stated_value(text: str, start: int, end: int, quote: str, verb: str, key_wo
     digit or symbol. After a key word ("token is <uuid>") it must look like a key."""
     value = text[start:end].rstrip(".,:!?")
     quoted = bool(quote)
-    if len(value) < 4 or value[0] in "/.~-$%=*" or _PLACEHOLDER.match(value):
+    if len(value) < 4 or value[0] in "/.~-$%=*" or PLACEHOLDER.match(value):
         return None
     if _CODE_REF.match(value) and not (_MEMORABLE.fullmatch(value) or _dotted_chosen(value)):
         return None  # settings.password is code; Maple.Echo5155, maple.Red927 are passwords people remember
@@ -1954,7 +1952,7 @@ def find_known_formats(text: str) -> Iterator[Finding]:
             idx = group or next((g for g in groups if match.group(g) is not None), 0)
             start, end = match.span(idx)
             value = text[start:end].rstrip(".-")
-            if kind == "PASSWORD" and (_PLACEHOLDER.match(value) or owner_spec(text, start, value)):
+            if kind == "PASSWORD" and (PLACEHOLDER.match(value) or owner_spec(text, start, value)):
                 continue  # postgres://app:${DB_PASSWORD}@db, docker login -p <token>, docker run -u 1000:1000
             if kind == "API_KEY" and (_NAME_NOT_KEY.search(value) or _is_path(value)):
                 continue  # hf_storage.cpython-311.pyc, ops_handler, hf_xet-1.8.0.dist-info/RECORD
@@ -2389,8 +2387,8 @@ def _multipart_boundary(text: str, start: int, end: int) -> bool:
 
 def random_candidate(token: str, text: str, start: int, digests: dict[tuple[int, int], bool]) -> bool:
     """Entropy verdict for one candidate, with object ids, public keys, lockfile and package
-    digests, pod names and platform tags, and named digests exempt (``digests``: the verdicts
-    of :func:`_digest_by_evidence` so far in this text)."""
+    digests, pod names and platform tags, UUIDs a truncation mark cut, and named digests exempt
+    (``digests``: the verdicts of :func:`_digest_by_evidence` so far in this text)."""
     if (
         _ID_PREFIX.match(token)
         or _STRIPE_OBJECT_ID.fullmatch(token)
@@ -2400,6 +2398,8 @@ def random_candidate(token: str, text: str, start: int, digests: dict[tuple[int,
         return False
     if public_by_context(text, start, start + len(token)) or _request_id_header(text, start):
         return False
+    if uuid_head(token) and cut_at(text, start + len(token)):
+        return False  # a UUID a truncation mark cut (``request_id: 3f2a9c1e-7b4d-4e2a-9...``), as a whole one
     bare = token.rstrip("=")
     if re.fullmatch(r"[0-9a-fA-F]+", bare) and _digest_by_evidence(text, start, start + len(token), digests):
         return False

@@ -33,6 +33,18 @@ _BASE36_RE = re.compile(r"[0-9a-z]+|[0-9A-Z]+")
 
 
 UUID_RE = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+_UUID_TAIL = "00000000-0000-0000-0000-000000000000"
+_UUID_HEAD_MIN = 13
+"""The shortest UUID head read as one: its first two groups and their hyphen show the shape."""
+
+
+def uuid_head(token: str) -> bool:
+    """Is ``token`` the start of a UUID, cut short (``3f2a9c1e-7b4d-4e2a-9``): does a UUID's tail
+    complete it into one? A harness's truncation mark cuts a request id as it cuts anything."""
+    return (
+        _UUID_HEAD_MIN <= len(token) < len(_UUID_TAIL)
+        and UUID_RE.match(token + _UUID_TAIL[len(token) :]) is not None
+    )
 
 
 def shannon_entropy(text: str) -> float:

@@ -54,6 +54,30 @@ from functools import lru_cache
 from trajectory_platform.curation.redact.credential_names import FOREIGN_PASSWORD, credential_class
 from trajectory_platform.curation.redact.spelling import MIN_LETTERS, unspellable
 
+PLACEHOLDER = re.compile(
+    r"^(?:[*xX#.\-_?•]+|<[^>]*>|\$\{[^}]*\}?|\{\{.*\}\}|%\(.*\)s?|\$[A-Za-z_]\w*|%[A-Za-z_]\w*%|"
+    r"[\[({]?(?i:none|null|nil|true|false|undefined|required|optional|string|str|int|bool|text|bytes|password|"
+    r"passwd|secret|token|key|hidden|redacted|masked|omitted|removed|withheld|censored|changeme|example|dummy|"
+    r"test|(?:your|my)[_-]?[a-z_\-]*|"
+    r"os\.environ.*|process\.env.*|getenv.*|env\..*|self|this|value|input|default|empty|prompt|"
+    r"not[_ ]?set|unset|todo|fixme|tbd|n/?a|sample|sensitive)[\])}]?|0x[0-9a-fA-F]{1,40})$"
+)
+"""What stands for a value and is none. A word of the list may sit in the brackets a tool prints
+it in (``Password: [hidden]``, ``token = (redacted)``, ``{masked}``; the rule reading the value may
+stop before the closing one), as ``<your-key>`` sits in its angles (red team, round 12)."""
+_PLACEHOLDER_CLOSERS = ("", ">", "}", " }}", ")s", "%")
+"""What closes each opening :data:`PLACEHOLDER` knows: nothing (a ``$NAME`` reference, a word of
+the list), an angle, a brace, a template's braces, a ``%(name)s`` format, a ``%NAME%`` variable."""
+
+
+def placeholder_head(head: str) -> bool:
+    """Is ``head`` the start of a placeholder that a truncation mark cut (``<your-passw...``,
+    ``$DB_PASSWORD_PRO...``, ``${API_TO…``, ``{{ secrets.DB_PA...``): a :data:`PLACEHOLDER` once
+    its closer is put back? A harness's cut keeps a placeholder's head as it keeps a value's, and
+    a reference or a template, even cut, names where the value is kept, never the value."""
+    return len(head) >= 2 and any(PLACEHOLDER.match(head + closer) for closer in _PLACEHOLDER_CLOSERS)
+
+
 _WORKING_DIRECTORY_NAMES = frozenset({"pwd", "oldpwd"})
 _VALUE_ATTRIBUTE_AFTER = re.compile(r"""["']?[ \t]+value[ \t]*=[ \t]*["']""")
 """A ``value`` attribute after a ``key`` attribute's (.NET's ``<add key="SHA256SUM" value="..." />``,

@@ -21,6 +21,7 @@ import bisect
 import re
 from collections.abc import Iterator
 
+from trajectory_platform.curation.redact.actions_debug import find_actions_debug_values
 from trajectory_platform.curation.redact.credential_names import credential_class, unescaped_name
 from trajectory_platform.curation.redact.cut_values import find_cut_cells, may_be_cut
 from trajectory_platform.curation.redact.decoders import ANSI_ESCAPE
@@ -666,7 +667,7 @@ def find_other_line_credentials(text: str, lines: str) -> Iterator[Finding]:
         return
     yield from _whole_columns(text)
     if may_be_cut(lines):
-        yield from find_cut_cells(text, _whole_columns)
+        yield from find_cut_cells(text, _named_elsewhere)
     yield from _rule_findings(text, _SIBLING_RULES)
     yield from find_fed_passwords(text, _fed_shape, lines)
 
@@ -678,7 +679,17 @@ def find_column_credentials(text: str, lower: str | None = None) -> Iterator[Fin
     The label is on another line than the value, so a decoded view (ANSI colour, JSON escapes, an
     ``xxd`` dump) reads these over its whole text, not its changed lines only."""
     yield from _whole_columns(text, lower)
-    yield from find_cut_cells(text, _whole_columns)
+    yield from find_cut_cells(text, _named_elsewhere)
+
+
+def _named_elsewhere(text: str) -> Iterator[Finding]:
+    """The readings of a value named on another line that a cut line, completed, is read with
+    (:func:`.cut_values.find_cut_cells`): a column's header or an ``INSERT``'s column list, a
+    sibling ``name`` (:data:`_NAMED_BY_SIBLING`), an Actions debug log's ``Evaluating`` line."""
+    yield from _whole_columns(text)
+    yield from _rule_findings(text, _SIBLING_RULES)
+    if "##[debug]" in text:
+        yield from find_actions_debug_values(text)
 
 
 def _whole_columns(text: str, lower: str | None = None) -> Iterator[Finding]:

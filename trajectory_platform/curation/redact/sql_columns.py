@@ -10,19 +10,23 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-_ROW_INSIDE = r"(?:[^()\n]|\([^()\n]*\))*"
-"""A row's inside: its values, a call among them (``now()``, ``coalesce(a, b)``) one level deep."""
-_GAP = r"(?:\s|\\[nrt])*"
-"""Space between a statement's parts, or its JSON escape: a multi-line ``VALUES`` list read in
-the raw text of a JSON string (``VALUES\\n  (1, 'x'),\\n  (2, 'y')``)."""
+_ROW_INSIDE = r"(?:[^()]|\([^()\n]*\))*"
+"""A row's inside: its values, a call among them (``now()``, ``coalesce(a, b)``) one level deep, on
+one line or one value a line (``VALUES (\\n  'mail.example.com',\\n  'x'\\n)``)."""
+_ESCAPED_BREAK = r"\\+[nrt]"
+_GAP = rf"(?:\s|{_ESCAPED_BREAK})*"
+"""Space between a statement's parts, or its JSON escape at any depth: a multi-line ``VALUES`` list
+read in the raw text of a JSON string (``VALUES\\n  (1, 'x'),\\n  (2, 'y')``), or of a JSON
+document quoted in another (``\\\\n``)."""
 INSERT = re.compile(
-    rf"(?i)\bINSERT\s+INTO\s+[\w.\"`\[\]]+\s*\((?P<columns>[^()\n]{{1,400}})\)\s*VALUES{_GAP}"
+    rf"(?i)\bINSERT\s+INTO\s+[\w.\"`\[\]\\]+{_GAP}\((?P<columns>[^()]{{1,400}})\){_GAP}VALUES{_GAP}"
     rf"(?P<rows>(?:\({_ROW_INSIDE}\){_GAP},?{_GAP})+)"
 )
 _INSERT_OPENING = re.compile(r"(?i)\bINSERT\s+INTO\b")
 _ROW = re.compile(rf"\(({_ROW_INSIDE})\)")
-SQL_VALUE = re.compile(r"'(?:[^'\n]|'')*'|[^,()\s](?:[^,()]|\([^()\n]*\))*")
-"""One value of a row: a quoted literal (``''`` inside it an escaped quote), a bare word or a call."""
+SQL_VALUE = re.compile(rf"'(?:[^'\n]|'')*'|(?<!\\)(?!{_ESCAPED_BREAK})[^,()\s](?:[^,()]|\([^()\n]*\))*")
+"""One value of a row: a quoted literal (``''`` inside it an escaped quote), a bare word or a call;
+never an escaped line break between values."""
 COPY = re.compile(
     r"\bCOPY[ \t]+[\w.\"]+[ \t]*\((?P<columns>[^)\n]*)\)[ \t]+FROM[ \t]+stdin\b[^;\n]*;[ \t]*\n"
 )
@@ -37,8 +41,10 @@ _LOOKBACK = 20_000
 
 
 def column_names(listed: str) -> list[str]:
-    """The names of a SQL column list (``id, "password", `sha256```), unquoted."""
-    return [name.strip().strip('"`[]') for name in listed.split(",")]
+    """The names of a SQL column list (``id, "password", `sha256```), unquoted, one a line or on one
+    (a line break escaped in a JSON string, at any depth, is a break; so is ``\\"``'s backslash)."""
+    listed = re.sub(_ESCAPED_BREAK, " ", listed)
+    return [name.strip().strip('"`[]\\') for name in listed.split(",")]
 
 
 def insert_rows(match: re.Match[str]) -> Iterator[tuple[re.Match[str], list[re.Match[str]]]]:
