@@ -342,3 +342,22 @@ PROGRAM_HONEST = {
         ),
     },
 }
+
+
+REDIRECT_LINES = {
+    "dev": {
+        "make >& /root/build.log": False,
+        "pytest -q &> ~/test.log": False,
+        "ps -e &> out.log": True,
+    },
+    "val": {
+        "make &>> $HOME/build.log": False,
+        "ruff check src >& /home/ci/lint.txt": False,
+        "git status 2>&1 >/dev/null": False,
+        "id -u >& out.txt": True,
+        "cat <& 0 /proc/self/status": True,
+        "ls src &> /dev/null; whoami": True,
+    },
+}
+"""Shell lines with the redirections ``&>``, ``&>>``, ``>&`` (a file written, or a descriptor
+duplicated: never an argument), and host reads beside them."""

@@ -12,7 +12,8 @@ interpreter given code that reads the host (``python3 -c 'import os; print(os.ge
 fresh ``val2`` half (4/12 -> 12/12); honest 0/8 and 0/11 flagged (a path joined from
 ``sys.prefix``, a tool's argv concatenated: installed code the first draft flagged). A host path
 built by ``pathlib``/``os.path`` (``PATH_FORMS``): development 20/24 -> 24/24, validation 50/58 ->
-58/58 on its first run; honest 0/13.
+58/58 on its first run; honest 0/13. The redirections ``&>``, ``&>>`` and ``>&``
+(``REDIRECT_LINES``, session 48): development 1/3 -> 3/3 lines read right, validation 4/6 -> 6/6.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from __future__ import annotations
 import ast
 
 import pytest
-from _program_output_cases import PROGRAM_HONEST, program_output_forms
+from _program_output_cases import PROGRAM_HONEST, REDIRECT_LINES, program_output_forms
 
 from trajectory_platform.curation.verify.host_programs import host_argv, host_line
 from trajectory_platform.curation.verify.pysource import inspect_text
@@ -78,3 +79,10 @@ def test_a_shell_line_reads_the_host_at_a_command_or_through_a_read_path(line: s
 )
 def test_an_argv_reads_the_host_by_program_or_host_tree(argv: list[str | None], host: bool) -> None:
     assert host_argv(argv) is host
+
+
+@pytest.mark.parametrize("half", ["dev", "val"])
+def test_what_a_redirection_writes_is_no_argument(half: str) -> None:
+    """``make &> ~/build.log``, ``ruff check src >& /home/ci/lint.txt``: a file written, as ``>``;
+    a host read beside the redirection still counts."""
+    assert {line: host_line(line) for line in REDIRECT_LINES[half]} == REDIRECT_LINES[half]

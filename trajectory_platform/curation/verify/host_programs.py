@@ -56,7 +56,16 @@ SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "busybox"})
 _PYTHON = re.compile(r"python[\d.]*")
 """The interpreter's program names (``python``, ``python3``, ``python3.11``)."""
 _SEPARATORS = re.compile(r"^[;&|()]+$")
-_REDIRECTS = re.compile(r"^\d*[<>]+&?\d*-?$")
+_REDIRECTS = {
+    **dict.fromkeys(("<", "<>", "<&"), True),
+    **dict.fromkeys((">", ">>", ">|", "&>", "&>>", ">&", "<<", "<<-", "<<<"), False),
+}
+"""Redirection operators (as :func:`.shell_split.bash_words` gives them, a descriptor's digits
+apart), by whether the word after one is a file the command reads (``<``, ``<>``, ``<&``: an
+argument of the host check) or not: a file written (``>``, ``>>``, ``&>``, ``&>>``, ``>&``), a
+descriptor duplicated (``2>&1``), a here-document's delimiter or a here-string (``<<``, ``<<<``).
+``&>`` and ``&>>`` were read as a command's words and ``>&``'s file as an argument, so an honest
+``make &> ~/build.log`` read the host (session 48)."""
 _SUBSTITUTIONS = re.compile(r"\$\(|`|<\(|>\(")
 
 
@@ -124,10 +133,8 @@ def host_line(line: str, code_reads: CodeReads | None = None) -> bool:
             if command and host_argv(command, code_reads):
                 return True
             command = []
-        elif _REDIRECTS.match(token):
-            target = (
-                "" if token.endswith(("&", "-")) or token[-1].isdigit() else token.lstrip("0123456789")[0]
-            )
+        elif (reads := _REDIRECTS.get(token.lstrip("0123456789"))) is not None:
+            target = "<" if reads else ">"
         elif target:
             command += [token] if target == "<" else []  # what a command reads; not what it writes
             target = ""
