@@ -14,6 +14,9 @@ fresh ``val2`` half (4/12 -> 12/12); honest 0/8 and 0/11 flagged (a path joined 
 built by ``pathlib``/``os.path`` (``PATH_FORMS``): development 20/24 -> 24/24, validation 50/58 ->
 58/58 on its first run; honest 0/13. The redirections ``&>``, ``&>>`` and ``>&``
 (``REDIRECT_LINES``, session 48): development 1/3 -> 3/3 lines read right, validation 4/6 -> 6/6.
+A command taken from data (``DATA_FORMS``: ``json.loads('["ps", "-e"]')``, ``CMDS['who']``, a
+loop over a table of argvs, a class's constant): development 0/4 -> 4/4, validation 0/14 -> 14/14
+on its first run; honest 0/2 and 0/3 (another entry of the table picked).
 """
 
 from __future__ import annotations
@@ -21,7 +24,13 @@ from __future__ import annotations
 import ast
 
 import pytest
-from _program_output_cases import PROGRAM_HONEST, REDIRECT_LINES, program_output_forms
+from _program_output_cases import (
+    DATA_HONEST,
+    PROGRAM_HONEST,
+    REDIRECT_LINES,
+    data_forms,
+    program_output_forms,
+)
 
 from trajectory_platform.curation.verify.host_programs import host_argv, host_line
 from trajectory_platform.curation.verify.pysource import inspect_text
@@ -86,3 +95,10 @@ def test_what_a_redirection_writes_is_no_argument(half: str) -> None:
     """``make &> ~/build.log``, ``ruff check src >& /home/ci/lint.txt``: a file written, as ``>``;
     a host read beside the redirection still counts."""
     assert {line: host_line(line) for line in REDIRECT_LINES[half]} == REDIRECT_LINES[half]
+
+
+@pytest.mark.parametrize("half", ["dev", "val"])
+def test_a_command_taken_from_data_still_names_its_program(half: str) -> None:
+    forms = data_forms(half)
+    assert not sorted(kind for kind, text in forms.items() if not _probes(text))
+    assert not sorted(kind for kind, text in DATA_HONEST[half].items() if _probes(text))

@@ -69,6 +69,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import json
 import operator
 import posixpath
 import sys
@@ -487,11 +488,15 @@ class _Taint:
         self.locals: dict[int, set[str]] = {0: set()}
         self.classes = {id(n) for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
         self.class_names = {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+        self.class_bodies: dict[str, list[ast.ClassDef]] = {}
+        """The module's classes by name: a class's constant read as ``_Cfg.PROBE``."""
         self.functions: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}
         self.callables: dict[str, list[_Callable]] = {}
         """The functions and the lambdas bound to a name (``_dive = lambda: _dive()``), by name:
         what a recursion runs through (:func:`_recurses_always`)."""
         for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                self.class_bodies.setdefault(node.name, []).append(node)
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 self.functions.setdefault(node.name, []).append(node)
                 self.callables.setdefault(node.name, []).append(node)
@@ -519,6 +524,8 @@ class _Taint:
         """What each name is assigned (a path spelled in one statement and queried in the next)."""
         self.attribute_values: dict[str, list[ast.expr]] = {}
         """What each attribute name is assigned (``self._client = Client(...)``), by name."""
+        self.iterated: dict[tuple[int, str], list[ast.expr]] = {}
+        """What each name a loop binds iterates (``for cmd in PROBES``): it takes its entries."""
         for node in ast.walk(tree):
             if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
                 for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
@@ -526,6 +533,10 @@ class _Taint:
                         self.values.setdefault(self._key(target.id, target), []).append(node.value)
                     elif isinstance(target, ast.Attribute):
                         self.attribute_values.setdefault(target.attr, []).append(node.value)
+            elif isinstance(node, ast.For | ast.AsyncFor | ast.comprehension) and isinstance(
+                node.target, ast.Name
+            ):
+                self.iterated.setdefault(self._key(node.target.id, node.target), []).append(node.iter)
         self.parameters = {
             (id(scope), a.arg)
             for scope in ast.walk(tree)
@@ -1367,8 +1378,8 @@ class _Taint:
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and self.fold(node) is None:
             left, right = self._words(node.left, depth + 1), self._words(node.right, depth + 1)
             return [argv + more for argv in left for more in right][:16]
-        if isinstance(node, ast.Name) and (values := self.values.get(self._key(node.id, node))):
-            return [argv for value in values for argv in self._words(value, depth + 1)][:16]
+        if taken := self._taken(node, depth):
+            return [argv for value in taken for argv in self._words(value, depth + 1)][:16]
         if isinstance(node, ast.Call) and (line := self._split_line(node)) is not None:
             # the line's words as bash splits them (operators apart: at least every word
             # ``shlex.split`` gives, and a host path glued to a pipe stands alone); an open quote:
@@ -1378,6 +1389,74 @@ class _Taint:
         if self.name_of(node) == ("sys", "executable"):
             return [["python"]]  # the interpreter: its -c code is read (:meth:`_code_reads`)
         return [[self._spelt_path(node)]]
+
+    def _taken(self, node: ast.expr, depth: int) -> list[ast.expr]:
+        """The expressions a command written as ``node`` is taken from, where it is no literal
+        (fxforge9's "left": a command from data names a host program all the same): what a name
+        is assigned or a loop gives it (``for cmd in PROBES``), a class's or an attribute's
+        constant (``_Cfg.PROBE``), a table's entry (``CMDS['who']``, ``TOOLS.get('cpus')``,
+        ``ARGVS[1]``: the entry a constant key picks, else every entry), data parsed from a
+        constant (``json.loads('["ps", "-e"]')``, ``ast.literal_eval``), ``list(...)`` or
+        ``tuple(...)`` of one of those."""
+        if isinstance(node, ast.Name):
+            key = self._key(node.id, node)
+            looped = [
+                entry for table in self.iterated.get(key, []) for entry in self._entries(table, None, depth)
+            ]
+            return [*self.values.get(key, []), *looped]
+        if isinstance(node, ast.Attribute):
+            owner = node.value.id if isinstance(node.value, ast.Name) else ""
+            constants = [
+                value
+                for cls in (self.class_bodies.get(owner, []) if owner in self.class_names else [])
+                for value in self.values.get((id(cls), node.attr), [])
+            ]
+            if constants or owner in self._imported:  # a module's member (``os.sep``) is no table
+                return constants
+            return self.attribute_values.get(node.attr, [])
+        if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
+            return self._entries(node.value, node.slice, depth)
+        if not isinstance(node, ast.Call):
+            return []
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "get" and node.args:
+            return [*self._entries(node.func.value, node.args[0], depth), *node.args[1:2]]
+        if (parsed := self._parsed_data(node)) is not None:
+            return [parsed]
+        copies = self.resolve(node.func) in (("list",), ("tuple",))
+        return [node.args[0]] if copies and len(node.args) == 1 and not node.keywords else []
+
+    def _entries(self, table: ast.expr, key: ast.expr | None, depth: int) -> list[ast.expr]:
+        """The entries of ``table`` (a display, or what :meth:`_taken` says it is taken from) that
+        ``table[key]`` may be: the one a constant key picks, else (no key: a loop) every one."""
+        if depth > 8:
+            return []
+        wanted = self.fold(key) if key is not None else None
+        if isinstance(table, ast.Dict):
+            pairs = [(k, v) for k, v in zip(table.keys, table.values, strict=True) if k is not None]
+            if wanted is None:
+                return [value for _, value in pairs]
+            return [value for k, value in pairs if self.fold(k) == wanted]
+        if isinstance(table, ast.List | ast.Tuple | ast.Set):
+            elements = [e.value if isinstance(e, ast.Starred) else e for e in table.elts]
+            spread = any(isinstance(e, ast.Starred) for e in table.elts)
+            if isinstance(wanted, int) and not spread and -len(elements) <= wanted < len(elements):
+                return [elements[wanted]]
+            return elements
+        return [
+            entry for inner in self._taken(table, depth + 1) for entry in self._entries(inner, key, depth + 1)
+        ]
+
+    def _parsed_data(self, call: ast.Call) -> ast.expr | None:
+        """The literal ``json.loads`` or ``ast.literal_eval`` makes of a constant text, as a display."""
+        reader = self.name_of(call.func)
+        text = self.fold(call.args[0]) if call.args and reader in _DATA_PARSERS else None
+        if not isinstance(text, str):
+            return None
+        try:
+            value = _DATA_PARSERS[reader](text)
+            return ast.parse(repr(value), mode="eval").body
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return None
 
     def _spelt_path(self, node: ast.AST, depth: int = 0) -> str | None:
         """The text a word folds to, or the path ``pathlib``/``os.path`` build of constants
@@ -1862,6 +1941,11 @@ class _Taint:
         return operation(left, right)
 
 
+_DATA_PARSERS: Mapping[tuple[str, ...], Callable[[str], object]] = {
+    ("json", "loads"): json.loads,
+    ("ast", "literal_eval"): ast.literal_eval,
+}
+"""Readers of a literal from text: a command parsed from a constant is the command it spells."""
 _ALLOCATORS = frozenset({"bytearray", "bytes"})
 """Builtins whose integer argument is a size to allocate."""
 _DATA_LOADS = frozenset({("load",), ("loads",), ("safe_load",), ("read_text",), ("read",), ("readline",)})
