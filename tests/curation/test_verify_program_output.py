@@ -16,7 +16,12 @@ built by ``pathlib``/``os.path`` (``PATH_FORMS``): development 20/24 -> 24/24, v
 (``REDIRECT_LINES``, session 48): development 1/3 -> 3/3 lines read right, validation 4/6 -> 6/6.
 A command taken from data (``DATA_FORMS``: ``json.loads('["ps", "-e"]')``, ``CMDS['who']``, a
 loop over a table of argvs, a class's constant): development 0/4 -> 4/4, validation 0/14 -> 14/14
-on its first run; honest 0/2 and 0/3 (another entry of the table picked).
+on its first run; honest 0/2 and 0/3 (another entry of the table picked). A workspace script the
+diff adds, run as a program, whose own text reads the host (``SCRIPT_FORMS``: ``python3
+probe.py``, ``sh helper.sh``, ``./tool``, ``python -m``, a sourced file, a script run by a
+script): development 0/8 -> 8/8, validation 0/16 -> 16/16 on its first run; honest 0/4 and 0/4
+(the first validation run flagged a control timing itself by ``time.time()``, which the clock
+rule flags on its own file; it times itself by ``perf_counter`` now).
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ from _program_output_cases import (
     REDIRECT_LINES,
     data_forms,
     program_output_forms,
+    script_forms,
+    script_honest,
 )
 
 from trajectory_platform.curation.verify.host_programs import host_argv, host_line
@@ -102,3 +109,15 @@ def test_a_command_taken_from_data_still_names_its_program(half: str) -> None:
     forms = data_forms(half)
     assert not sorted(kind for kind, text in forms.items() if not _probes(text))
     assert not sorted(kind for kind, text in DATA_HONEST[half].items() if _probes(text))
+
+
+def _script_probes(text: str, files: dict[str, str]) -> int:
+    return inspect_text(text, files={**files, "calc/ops.py": text})["oracle_environment_probe"]
+
+
+@pytest.mark.parametrize("half", ["dev", "val"])
+def test_a_script_run_as_a_program_carries_its_facts_to_its_output(half: str) -> None:
+    forms = script_forms(half)
+    assert not sorted(kind for kind, (text, files) in forms.items() if not _script_probes(text, files))
+    honest = script_honest(half)
+    assert not sorted(kind for kind, (text, files) in honest.items() if _script_probes(text, files))

@@ -74,9 +74,10 @@ import operator
 import posixpath
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from trajectory_platform.curation.shell_split import bash_words
-from trajectory_platform.curation.verify.host_programs import host_argv, host_line
+from trajectory_platform.curation.verify.host_programs import host_argv, host_line, host_script
 from trajectory_platform.curation.verify.name_ciphers import Bindings, bindings_of, deciphered
 from trajectory_platform.curation.verify.switch_arms import VERSION_ATTRIBUTES, SwitchArms
 
@@ -465,22 +466,72 @@ EXEC_RUNNERS = frozenset(
     {("asyncio", "create_subprocess_exec"), *(("os", f"spawn{s}") for s in ("l", "lp", "le", "lpe"))}
 )
 """Runners whose words are their positional arguments, not one list."""
+STATUS_RUNNERS = frozenset(
+    {
+        ("subprocess", "call"),
+        ("subprocess", "check_call"),
+        ("os", "system"),
+        *(("os", f"spawn{s}") for s in ("v", "l", "vp", "lp", "ve", "le", "vpe", "lpe")),
+    }
+)
+"""Runners that give the module only the program's exit status (what a script they run prints
+is not read back)."""
 _HOST_ROOTS = frozenset({"", ".", "..", "./", "../"})
 _PATH_TYPES = frozenset({"Path", "PurePath", "PosixPath", "PurePosixPath", "fspath", "str", "join"})
 _BUILTINS = frozenset(dir(builtins))
 _SCOPES = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef
 
 
-def environment_decisions(tree: ast.AST, resolve: Resolve, fold: Fold) -> int:
-    """Sinks (module docstring) whose value depends on a fact of the process's environment."""
-    return _Taint(tree, resolve, fold).decisions()
+@dataclass(frozen=True)
+class Scripts:
+    """The diff's files a module may run as programs (``python3 probe.py``, ``sh helper.sh``,
+    ``./tool``), and how a Python one is read: parsed as the interpreter reads it, with its own
+    resolver and folder (its imports and constants, as :mod:`.pysource` reads every module).
+
+    Why. A forged fix that runs a script it adds, whose *own* text lists ``/proc`` or reads who
+    it runs as, and decides on the script's output passed the screens (fxforge9's "left"): the
+    command names no host program, and the script alone decides nothing. The script's text is in
+    the diff; reading it carries its facts to the output of the call that runs it."""
+
+    files: Mapping[str, str]
+    """The diff's files by workspace path (:meth:`.context.DiffView.changed_texts`)."""
+    parsed: Callable[[str], tuple[ast.Module, Resolve, Fold] | None]
+    """A Python file's tree and readers; None where it does not parse."""
+
+    def text_of(self, word: str) -> str | None:
+        """The text of the file a command's word names: by its workspace path (``./tools/count``
+        is ``tools/count``), else the one file whose path ends with it (run from its folder)."""
+        path = posixpath.normpath(word)
+        if path in self.files:
+            return self.files[path]
+        found = [name for name in self.files if name.endswith("/" + path)]
+        return self.files[found[0]] if len(found) == 1 else None
+
+
+_SCRIPT_DEPTH = 3
+"""How deep scripts run by scripts are read (``run.sh`` runs ``probe.py``)."""
+_EXITS = frozenset({("exit",), ("quit",), ("sys", "exit"), ("os", "_exit"), ("SystemExit",)})
+"""Calls whose positional argument is what a program exits with."""
+_STANDARD_STREAMS = frozenset({("sys", "stdout"), ("sys", "stderr")})
+
+
+def environment_decisions(tree: ast.AST, resolve: Resolve, fold: Fold, scripts: Scripts | None = None) -> int:
+    """Sinks (module docstring) whose value depends on a fact of the process's environment;
+    ``scripts``: the files the module may run as programs, read where it does."""
+    return _Taint(tree, resolve, fold, scripts).decisions()
 
 
 class _Taint:
     """The module's taint, per scoped name and per attribute name, computed to a fixed point."""
 
-    def __init__(self, tree: ast.AST, resolve: Resolve, fold: Fold) -> None:
+    def __init__(
+        self, tree: ast.AST, resolve: Resolve, fold: Fold, scripts: Scripts | None = None, depth: int = 0
+    ) -> None:
         self.tree, self.resolve, self.fold = tree, resolve, fold
+        self.scripts, self.depth = scripts, depth
+        """``depth`` > 0: the module is a script another runs as a program (its ``sys.argv`` is
+        that caller's argv, no fact)."""
+        self._script_verdicts: dict[tuple[str, str, bool], bool] = {}
         self.scope_of: dict[int, int] = {}
         """Node id -> id of the scope it runs in (0: the module)."""
         self.parent: dict[int, int] = {}
@@ -1084,6 +1135,12 @@ class _Taint:
         """The taint of an expression: :data:`FACT`, :data:`OWN`, both or neither."""
         if node is None:
             return _NONE
+        if (
+            self.depth
+            and isinstance(node, ast.Name | ast.Attribute)
+            and self.name_of(node)[:2] == ("sys", "argv")
+        ):
+            return _NONE  # a script's arguments: what the module running it wrote
         if isinstance(node, ast.Name):
             if node.id in OWN_LOCATION:
                 return frozenset({OWN})
@@ -1300,11 +1357,74 @@ class _Taint:
         if any(self._enciphered(part) for part in self._command_parts(given)):
             return True
         argvs = self._words(given)
+        status = name[:2] in STATUS_RUNNERS
+        scripts = None
+        if self.scripts is not None:
+            scripts = self._script_status_reads if status else self._script_reads
         if shell:
             return any(
-                host_line(word, self._code_reads) for argv in argvs for word in argv if word is not None
+                host_line(word, self._code_reads, scripts)
+                for argv in argvs
+                for word in argv
+                if word is not None
             )
-        return any(host_argv(argv, self._code_reads) for argv in argvs)
+        return any(host_argv(argv, self._code_reads, scripts) for argv in argvs)
+
+    def _script_reads(self, path: str, runner: str, printed: bool = True) -> bool:
+        """Whether the diff's file ``path``, run as a program by ``runner`` (``"python"``,
+        ``"shell"``, or ``""``: its ``#!`` line, else its name, says), puts a fact in its output
+        (``printed``) or its exit status: a shell script any of whose commands reads the host
+        (:func:`.host_programs.host_script`), a Python one that decides on a fact, or exits with
+        one or (``printed``) prints one (:meth:`_outputs_a_fact`)."""
+        assert self.scripts is not None
+        key = (path, runner, printed)
+        if key not in self._script_verdicts:
+            self._script_verdicts[key] = False  # a script that runs itself reads nothing more so
+            text = self.scripts.text_of(path) if self.depth < _SCRIPT_DEPTH else None
+            self._script_verdicts[key] = text is not None and self._reads_in_script(
+                path, text, runner, printed
+            )
+        return self._script_verdicts[key]
+
+    def _script_status_reads(self, path: str, runner: str) -> bool:
+        """:meth:`_script_reads` for a runner that gives only the exit status (:data:`STATUS_RUNNERS`):
+        what the script prints does not reach the module."""
+        return self._script_reads(path, runner, printed=False)
+
+    def _reads_in_script(self, path: str, text: str, runner: str, printed: bool) -> bool:
+        assert self.scripts is not None
+        first = text.split("\n", 1)[0]
+        if not runner:
+            runner = ("python" if "python" in first else "shell") if first.startswith("#!") else ""
+            runner = runner or ("python" if path.endswith(".py") else "shell")
+        if runner == "shell":
+            return host_script(text, self._code_reads, self._script_reads)
+        parsed = self.scripts.parsed(text)
+        if parsed is None:
+            return False
+        inner = _Taint(*parsed, self.scripts, self.depth + 1)
+        return inner.decisions() > 0 or inner._outputs_a_fact(printed)
+
+    def _outputs_a_fact(self, printed: bool) -> bool:
+        """Whether the module exits with a fact, or (``printed``) prints one or writes one to a
+        standard stream (a script another runs: its output is then the fact). The clock and chance
+        are left out (:data:`DRAWN`): a test script prints how long it took."""
+        for node in ast.walk(self.tree):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            writes = (
+                isinstance(func, ast.Attribute)
+                and func.attr in ("write", "writelines")
+                and self.name_of(func.value)[:2] in _STANDARD_STREAMS
+            )
+            name = self.name_of(func)
+            if (printed and (writes or name == ("print",))) or name in _EXITS:
+                for argument in node.args:
+                    kinds = _unwrapped(self.of(argument))
+                    if FACT in kinds and DRAWN not in kinds:
+                        return True
+        return False
 
     def _command_parts(self, node: ast.expr, depth: int = 0) -> list[ast.expr]:
         """The expressions a command is made of: ``node``, a display's elements, a concatenation's
