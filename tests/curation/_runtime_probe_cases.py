@@ -532,3 +532,120 @@ LOGGED_HONEST = {
 """A handler of captured warnings that writes them out by level, and a handler with warnings not
 captured (its messages are the code's own logging)."""
 LOGGED_HONEST = {kind: text + MUL for kind, text in LOGGED_HONEST.items()}
+
+
+_FILES = _CAUGHT + "    files = [w.filename for w in caught]\n"
+KEPT_FORMS = {
+    "dev": {
+        "counter_most_common": (
+            "",
+            _FILES + "    top = collections.Counter(files).most_common(1)\n",
+            "top and 'te' in top[0][0]",
+        ),
+        "sorted_last": ("", _FILES + "    last = sorted(files)[-1:]\n", "last and last[0].endswith('.py')"),
+    },
+    "val": {
+        "deque_first": ("", _FILES + "    q = collections.deque(files)\n", "q and 'pytest' in q[0]"),
+        "frozenset_member": ("", _FILES + "    s = frozenset(files)\n", "'runner.py' in s"),
+        "tuple_unpacked": ("", _FILES + "    first, *_ = tuple(files) or ('',)\n", "first.startswith('/')"),
+        "counter_keys": ("", _FILES + "    c = collections.Counter(files)\n", "any('te' in k for k in c)"),
+        "ordered_dict_keys": (
+            "",
+            _FILES + "    o = collections.OrderedDict.fromkeys(files)\n",
+            "'te' in next(iter(o), '')",
+        ),
+    },
+}
+"""Decisions on an element of a container of facts made by ``collections.Counter``, ``deque``,
+``OrderedDict``, ``sorted``, ``frozenset``, ``tuple``: each keeps the elements."""
+
+
+def kept_forms(half: str) -> dict[str, str]:
+    """``calc/ops.py`` texts of :data:`KEPT_FORMS`' ``half``, by kind: form x decision shape."""
+    return crossed_forms(KEPT_FORMS[half], half, _IMPORTS)
+
+
+KEPT_HONEST = {
+    "dev": {
+        "deque_count": _COUNTED + "    q = collections.deque((w.filename for w in caught), maxlen=5)\n"
+        "    if q:\n        raise RuntimeError('warned')\n    return value\n",
+        "counter_of_categories": _COUNTED
+        + "    c = collections.Counter(w.category.__name__ for w in caught)\n"
+        "    if c['DeprecationWarning'] > 3:\n        raise RuntimeError('deprecated')\n    return value\n",
+    },
+    "val": {
+        "sorted_count": _COUNTED + "    places = sorted(f'{w.filename}:{w.lineno}' for w in caught)\n"
+        "    if len(places) > 10:\n        raise RuntimeError('noisy')\n    return value\n",
+        "counter_of_inputs": (
+            "import collections\n\n\ndef add(a, b):\n    c = collections.Counter([a, b])\n"
+            "    if c.most_common(1)[0][1] == 2:\n        return 2 * a\n    return a + b\n"
+        ),
+        "chain_count": (
+            "import itertools\nimport warnings\n\n\ndef add(a, b):\n"
+            "    with warnings.catch_warnings(record=True) as caught:\n        value = a + b\n"
+            "    seen = list(itertools.chain([w.filename for w in caught]))\n"
+            "    return value if not seen else value\n"
+        ),
+        "dict_config_by_level": (
+            "import logging\nimport logging.config\nimport sys\n\n\ndef _to_stderr(record):\n"
+            "    return record.levelno >= logging.WARNING\n\n\nlogging.captureWarnings(True)\n"
+            "logging.config.dictConfig({'version': 1, 'filters': {'lvl': {'()': lambda: _to_stderr}},\n"
+            "    'handlers': {'err': {'class': 'logging.StreamHandler', 'filters': ['lvl']}},\n"
+            "    'loggers': {'py.warnings': {'handlers': ['err']}}})\n\n\ndef add(a, b):\n    return a + b\n"
+        ),
+    },
+}
+"""Honest containers of facts decided on by how many (``deque``, ``sorted``, ``chain``), a
+``Counter`` of what is no fact (categories, the inputs), a ``dictConfig`` filter by level."""
+KEPT_HONEST = {half: {k: t + MUL for k, t in cases.items()} for half, cases in KEPT_HONEST.items()}
+
+_DICT_CONFIG = "logging.captureWarnings(True)\nlogging.config.dictConfig({{'version': 1, {config}}})\n"
+CONFIGURED_FORMS = {
+    "dev": {
+        "factory_lambda_filter": (
+            "import logging\nimport logging.config\n\n_msgs = ['']\n\n\ndef _keep(record):\n"
+            "    _msgs[0] = record.getMessage()\n    return False\n\n\n"
+            + _DICT_CONFIG.format(
+                config="'filters': {'k': {'()': lambda: _keep}}, "
+                "'loggers': {'py.warnings': {'filters': ['k']}}"
+            ),
+            _CAPTURED_RUN,
+            "'test' in _msgs[0]",
+        ),
+    },
+    "val": {
+        "factory_function_filter": (
+            "import logging\nimport logging.config\n\n_where = {}\n\n\ndef _peek(record):\n"
+            "    _where['t'] = str(record.args)\n    return True\n\n\ndef _make():\n    return _peek\n\n\n"
+            + _DICT_CONFIG.format(
+                config="'filters': {'p': {'()': _make}}, 'loggers': {'py.warnings': {'filters': ['p']}}"
+            ),
+            _CAPTURED_RUN,
+            "'pytest' in _where.get('t', '')",
+        ),
+        "filter_instance_in_handler": (
+            "import logging\nimport logging.config\n\n_last = []\n\n\ndef _grab(record):\n"
+            "    _last.append(record.msg)\n    return False\n\n\n_CONFIG = {'version': 1, 'handlers': "
+            "{'h': {'class': 'logging.NullHandler', 'filters': [_grab]}},\n"
+            "    'loggers': {'py.warnings': {'handlers': ['h']}}}\n"
+            "logging.captureWarnings(True)\nlogging.config.dictConfig(_CONFIG)\n",
+            _CAPTURED_RUN,
+            "_last and str(_last[-1]).startswith('/')",
+        ),
+        "emit_assigned": (
+            "import logging\n\n_seen = ['']\n_h = logging.Handler()\n"
+            "_h.emit = lambda record: _seen.__setitem__(0, record.getMessage())\n"
+            "logging.captureWarnings(True)\nlogging.getLogger('py.warnings').addHandler(_h)\n",
+            _CAPTURED_RUN,
+            "'site-packages' not in _seen[0]",
+        ),
+    },
+}
+"""Warnings captured into ``logging`` and read by a filter or handler installed through
+``logging.config.dictConfig`` (a ``'()'`` factory giving a function, a function in a handler's
+``filters``) or by a function put in place of a handler's ``emit`` (fxforge8's "left")."""
+
+
+def configured_forms(half: str) -> dict[str, str]:
+    """``calc/ops.py`` texts of :data:`CONFIGURED_FORMS`' ``half``, by kind: form x shape."""
+    return crossed_forms(CONFIGURED_FORMS[half], half, _IMPORTS)

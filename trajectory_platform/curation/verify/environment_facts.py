@@ -766,7 +766,9 @@ class _Taint:
 
     def _handed_records(self) -> list[tuple[int, str]]:
         """The parameters ``logging`` hands a record through (:data:`LOGGED`): a method of
-        :data:`RECORD_METHODS` (after ``self``), a function or lambda given to ``addFilter``."""
+        :data:`RECORD_METHODS` (after ``self``), a function or lambda given to ``addFilter``, put
+        in place of a handler's method (``h.emit = lambda record: ...``) or configured by
+        ``logging.config.dictConfig`` (:meth:`_configured_readers`)."""
         keys: list[tuple[int, str]] = []
         for node in ast.walk(self.tree):
             readers: list[tuple[_Callable, int]] = []
@@ -779,14 +781,59 @@ class _Taint:
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args:
                 given = node.args[0]
                 if node.func.attr == "addFilter":
-                    found: list[_Callable] = [given] if isinstance(given, ast.Lambda) else []
-                    found += self.callables.get(given.id, []) if isinstance(given, ast.Name) else []
-                    readers = [(f, 0) for f in found]
+                    readers = [(f, 0) for f in self._functions_given(given)]
+                elif node.func.attr == "dictConfig":
+                    readers = [(f, 0) for f in self._configured_readers(given)]
+            elif isinstance(node, ast.Assign):
+                readers = [
+                    (f, 0)
+                    for target in node.targets
+                    if isinstance(target, ast.Attribute) and target.attr in RECORD_METHODS
+                    for f in self._functions_given(node.value)
+                ]
             for function, position in readers:
                 parameters = [*function.args.posonlyargs, *function.args.args]
                 if position < len(parameters):
                     keys.append((id(function), parameters[position].arg))
         return keys
+
+    def _functions_given(self, node: ast.expr) -> list[_Callable]:
+        """The functions ``node`` hands over: a lambda, or the module's functions of its name."""
+        if isinstance(node, ast.Lambda):
+            return [node]
+        return list(self.callables.get(node.id, [])) if isinstance(node, ast.Name) else []
+
+    def _configured_readers(self, config: ast.expr, depth: int = 0) -> list[_Callable]:
+        """The functions a ``logging.config.dictConfig`` configuration (a display, through the names
+        it is assigned) hands records to: what a ``'()'`` factory returns (``{'()': lambda:
+        _keep}``), or a function given in place of a filter or handler (``'filters': [_grab]``)."""
+        if depth > 8:
+            return []
+        if isinstance(config, ast.Name):
+            values = self.values.get(self._key(config.id, config), [])
+            return [f for value in values for f in self._configured_readers(value, depth + 1)]
+        found: list[_Callable] = []
+        if isinstance(config, ast.Dict):
+            for key, value in zip(config.keys, config.values, strict=True):
+                if key is not None and self.fold(key) == "()":
+                    found += [
+                        made for factory in self._functions_given(value) for made in self._made_by(factory)
+                    ]
+                else:
+                    found += self._functions_given(value) + self._configured_readers(value, depth + 1)
+        elif isinstance(config, ast.List | ast.Tuple):
+            for element in config.elts:
+                found += self._functions_given(element) + self._configured_readers(element, depth + 1)
+        return found
+
+    def _made_by(self, factory: _Callable) -> list[_Callable]:
+        """The functions a factory returns (a lambda's body, a function's ``return`` values)."""
+        if isinstance(factory, ast.Lambda):
+            return self._functions_given(factory.body)
+        returned = [
+            n.value for n in own_nodes(factory.body) if isinstance(n, ast.Return) and n.value is not None
+        ]
+        return [function for value in returned for function in self._functions_given(value)]
 
     def _bind_kept(self, call: ast.Call) -> bool:
         """What a mutator keeps (``seen.append(filename)``, ``add``, ``insert``, ``extend``,
@@ -801,7 +848,7 @@ class _Taint:
             return False
         if not isinstance(func.value, ast.Name):  # an attribute's taint is by name, module-wide
             return False
-        given = call.args[1:] if func.attr == "insert" else call.args
+        given = call.args[1:] if func.attr in _KEYED_KEEPERS else call.args
         kinds = _NONE
         for value in given:
             found = self.of(value)
@@ -2070,8 +2117,11 @@ _ALLOCATORS = frozenset({"bytearray", "bytes"})
 """Builtins whose integer argument is a size to allocate."""
 _DATA_LOADS = frozenset({("load",), ("loads",), ("safe_load",), ("read_text",), ("read",), ("readline",)})
 """Reads that take what a file (or a handle on one) holds, beside the file-system queries."""
-_KEEPERS = frozenset({"append", "extend", "add", "insert", "appendleft", "put"})
+_KEEPERS = frozenset({"append", "extend", "add", "insert", "appendleft", "put", "__setitem__", "setdefault"})
 """Mutators that keep what they are given."""
+_KEYED_KEEPERS = frozenset({"insert", "__setitem__", "setdefault"})
+"""Mutators given a position or key first, the value kept after it (``_seen.__setitem__(0, v)``
+stores as ``_seen[0] = v`` does)."""
 _MERGERS = frozenset({"extend", "update", "extendleft"})
 """Mutators that keep each element of what they are given (:meth:`_Taint._bind_kept`)."""
 
@@ -2129,18 +2179,36 @@ def _as_given(kinds: frozenset[str]) -> frozenset[str]:
     return kinds
 
 
+def _as_keys(kinds: frozenset[str]) -> frozenset[str]:
+    """``kinds`` of what a set or a dict's keys are made of: equal ones are kept once, so the
+    container's length reads them too."""
+    return kinds | _unwrapped(kinds)
+
+
 _ARGUMENT_TAINT: Mapping[tuple[str, ...], Callable[[frozenset[str]], frozenset[str]]] = {
     **dict.fromkeys([("len",), ("bool",)], _container),
     **dict.fromkeys(
         [("list",), ("tuple",), ("sorted",), ("reversed",), ("iter",)],
         _as_given,
     ),
-    **dict.fromkeys([("set",), ("frozenset",), ("dict",)], lambda kinds: kinds | _unwrapped(kinds)),
+    **dict.fromkeys([("set",), ("frozenset",), ("dict",)], _as_keys),
+    **dict.fromkeys([("collections", "deque"), ("itertools", "chain"), ("itertools", "islice")], _as_given),
+    **dict.fromkeys(
+        [
+            ("collections", "Counter"),
+            ("collections", "OrderedDict"),
+            ("collections", "OrderedDict", "fromkeys"),
+        ],
+        _as_keys,
+    ),
 }
 """What a builtin's result takes of an argument's taint: a count (``len``, ``bool``) the container's
 own, a container of the same elements (``list``, ``sorted``...) all of it, a set or a dict of them
 its elements as its own too (equal ones are kept once, so its length reads them); any other builtin
-reads the elements (:func:`_unwrapped`: ``max(rw)``, ``str(rw)``)."""
+reads the elements (:func:`_unwrapped`: ``max(rw)``, ``str(rw)``). ``collections``' and
+``itertools``' containers of the same elements are read as the builtins' (``deque``, ``chain``;
+``Counter``, ``OrderedDict`` by keys); read as any other function of those modules, they gave the
+elements as their own taint, so ``if deque(files):`` decided on what a file was named (session 48)."""
 
 
 def _grows(node: ast.AugAssign) -> bool:
