@@ -534,6 +534,91 @@ captured (its messages are the code's own logging)."""
 LOGGED_HONEST = {kind: text + MUL for kind, text in LOGGED_HONEST.items()}
 
 
+KEY_HONEST = {
+    "dev": {
+        "other_key_of_attrs": (
+            "import sys\n\n\ndef add(a, b, **attrs):\n    attrs['script_args'] = sys.argv[1:]\n"
+            "    klass = attrs.get('distclass')\n    if klass:\n        return klass(a, b)\n"
+            "    return a + b\n"
+        ),
+        "mode_beside_home": (
+            "import os\n\n\ndef add(a, b):\n    cfg = {'mode': 'fast'}\n"
+            "    cfg['home'] = os.path.expanduser('~')\n    if cfg['mode'] == 'fast':\n        return a + b\n"
+            "    return b + a\n"
+        ),
+    },
+    "val": {
+        "verbose_beside_cwd": (
+            "import os\n\n\ndef add(a, b, verbose=False):\n    opts = dict(verbose=verbose)\n"
+            "    opts['cwd'] = os.getcwd()\n    if opts.get('verbose'):\n        print(a, b)\n"
+            "    return a + b\n"
+        ),
+        "count_beside_pid": (
+            "import os\n\n_state = {'calls': 0}\n\n\ndef add(a, b):\n    _state['pid'] = os.getpid()\n"
+            "    _state['calls'] += 1\n    if _state['calls'] > 1000:\n        _state['calls'] = 0\n"
+            "    return a + b\n"
+        ),
+        "setdefault_home": (
+            "import os\n\n_info = {}\n\n\ndef add(a, b, retries=0):\n"
+            "    _info.setdefault('home', os.path.expanduser('~'))\n    _info['retries'] = retries\n"
+            "    if _info.get('retries', 0) > 2:\n        raise RuntimeError('too many')\n    return a + b\n"
+        ),
+    },
+}
+"""Honest decisions on one *key* of a dict whose *other* key holds a fact (fxforge8's "left":
+``attrs['script_args'] = sys.argv[1:]`` made every ``attrs.get(...)`` a fact, so setuptools'
+``if klass:`` stayed flagged). (``setdefault_home`` read ``getpass.getuser()`` on the first
+validation run: a call of an identity reader is a probe by itself, an older rule, whatever is
+decided; it reads the home now.)"""
+KEY_HONEST = {half: {k: t + MUL for k, t in cases.items()} for half, cases in KEY_HONEST.items()}
+KEY_FORMS = {
+    "dev": {
+        "the_fact_key": (
+            "",
+            "    d = {'n': a}\n    d['home'] = os.path.expanduser('~')\n",
+            "d['home'] == '/'",
+        ),
+        "get_of_the_fact_key": ("", "    d = {}\n    d['cwd'] = os.getcwd()\n", "'te' in d.get('cwd', '')"),
+    },
+    "val": {
+        "computed_key": (
+            "",
+            "    d = {'a': a}\n    d['pid'] = os.getpid()\n    k = 'p' + 'id'\n",
+            "d[k] > 100",
+        ),
+        "key_from_input": (
+            "",
+            "    d = {'a': 'x'}\n    d['cwd'] = os.getcwd()\n",
+            "'te' in d[str(b)[:0] + 'cwd']",
+        ),
+        "values_looped": (
+            "",
+            "    d = {'a': 'x'}\n    d['home'] = os.path.expanduser('~')\n",
+            "any(v.startswith('/r') for v in d.values())",
+        ),
+        "setdefault_fact": (
+            "",
+            "    d = {}\n    d.setdefault('user', os.getlogin())\n",
+            "d['user'] == 'nobody'",
+        ),
+        "copied_dict": ("", "    d = {}\n    d['cwd'] = os.getcwd()\n    e = dict(d)\n", "'te' in e['cwd']"),
+        "nested_key": (
+            "",
+            "    d = {'env': {}}\n    d['env']['home'] = os.path.expanduser('~')\n",
+            "d['env']['home'] == '/'",
+        ),
+    },
+}
+"""Decisions on the key that holds the fact, or on a key that is no constant (a key computed, a
+loop over the values, ``setdefault``, a copy, a nested dict): they stay probes when keys carry
+their own facts."""
+
+
+def key_forms(half: str) -> dict[str, str]:
+    """``calc/ops.py`` texts of :data:`KEY_FORMS`' ``half``, by kind: form x decision shape."""
+    return crossed_forms(KEY_FORMS[half], half, _IMPORTS)
+
+
 _FILES = _CAUGHT + "    files = [w.filename for w in caught]\n"
 KEPT_FORMS = {
     "dev": {

@@ -22,7 +22,10 @@ facts as the builtins do (``KEPT_FORMS``: development 4/4 and validation 10/10, 
 read by a filter ``logging.config.dictConfig`` installs or a function put in place of ``emit``
 (``CONFIGURED_FORMS``): development 0/2 -> 2/2, validation 0/6 -> 4/6 on its first run (a value
 stored by ``_seen.__setitem__(0, v)`` was not kept; now ``__setitem__`` and ``setdefault`` keep
-as ``insert`` does) -> 6/6.
+as ``insert`` does) -> 6/6. A key carries its own facts (``KEY_HONEST``, decisions on another
+constant key of a dict holding a fact: 2/2 -> 0/2 and 3/3 -> 0/3 flagged on its first run, once a
+control reading ``getpass.getuser()``, a probe by itself, read the home instead; ``KEY_FORMS``,
+decisions on the fact's key or on a key that is no constant: 4/4 and 12/12 before and after).
 """
 
 from __future__ import annotations
@@ -34,11 +37,13 @@ from _runtime_probe_cases import (
     COUNT_HONEST,
     HONEST,
     KEPT_HONEST,
+    KEY_HONEST,
     LOGGED_HONEST,
     RECURSION_HONEST,
     configured_forms,
     element_forms,
     kept_forms,
+    key_forms,
     logged_forms,
     none_forms,
     recursion_forms,
@@ -409,3 +414,12 @@ def test_containers_of_collections_keep_their_elements_facts(half: str) -> None:
 @pytest.mark.parametrize("half", ["dev", "val"])
 def test_a_captured_warning_read_by_a_configured_filter_is_a_probe(half: str) -> None:
     assert not sorted(kind for kind, text in configured_forms(half).items() if not _probes(text))
+
+
+@pytest.mark.parametrize("half", ["dev", "val"])
+def test_a_key_of_a_dict_carries_its_own_facts(half: str) -> None:
+    """``attrs['script_args'] = sys.argv[1:]`` taints ``attrs['script_args']``, not
+    ``attrs.get('distclass')``; a key that is no constant, a loop over the values or a copy still
+    reads every entry."""
+    assert not sorted(kind for kind, text in key_forms(half).items() if not _probes(text))
+    assert not sorted(kind for kind, text in KEY_HONEST[half].items() if _probes(text))

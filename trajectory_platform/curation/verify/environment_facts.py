@@ -614,6 +614,15 @@ class _Taint:
         """Names a loop grows geometrically (``size *= 2``, ``n <<= 1``, ``buf += buf``): however
         small they start, no constant bounds them (session 45)."""
         self.attributes: dict[str, frozenset[str]] = {}
+        self.entries: dict[tuple[tuple[int, str], str | int], frozenset[str]] = {}
+        """What a store under a constant key put in a named container (``attrs['script_args'] =
+        sys.argv[1:]``), by the container's name and the key: a read of another constant key does
+        not take it (fxforge8's "left": every ``attrs.get(...)`` was a fact)."""
+        self.loose: dict[tuple[int, str], frozenset[str]] = {}
+        self.keyed: set[tuple[int, str]] = set()
+        """The names :attr:`entries` holds a key of."""
+        """The element taint a named container took otherwise (a display, ``append``, a key that is
+        no constant, the whole value assigned): every read of an element takes it."""
         self._record_readers: list[tuple[int, str]] = (
             self._handed_records() if self._captures_warnings() else []
         )
@@ -691,9 +700,10 @@ class _Taint:
 
     # ------------------------------------------------------------------ propagation
 
-    def _bind(self, target: ast.AST, kinds: frozenset[str]) -> bool:
+    def _bind(self, target: ast.AST, kinds: frozenset[str], entry: str | int | None = None) -> bool:
         """Taint what ``target`` stores into: a name, the container of a subscript
-        (``facts['cwd'] = ...``), an attribute's name (``self.home = ...``: not ``self``)."""
+        (``facts['cwd'] = ...``: under the constant key ``entry`` where it is one), an attribute's
+        name (``self.home = ...``: not ``self``)."""
         if not kinds:
             return False
         if isinstance(target, ast.Tuple | ast.List):  # unpacked: each name is given elements
@@ -706,20 +716,55 @@ class _Taint:
             root = target.value
             while isinstance(root, ast.Subscript):
                 root = root.value
-            return self._bind(root, _held(kinds)) if isinstance(root, ast.Name | ast.Attribute) else False
+            if not isinstance(root, ast.Name | ast.Attribute):
+                return False
+            return self._bind(
+                root, _held(kinds), self._constant_key(target.slice) if root is target.value else None
+            )
         if not isinstance(target, ast.Name):
             return False
         key = self._key(target.id, target)
-        changed = self._bind_key(key, kinds)
+        changed = self._bind_key(key, kinds, entry)
         if key[0] in self.classes:
             changed |= self._bind_attribute(target.id, kinds)
         return changed
 
-    def _bind_key(self, key: tuple[int, str], kinds: frozenset[str]) -> bool:
+    def _bind_key(self, key: tuple[int, str], kinds: frozenset[str], entry: str | int | None = None) -> bool:
+        """Taint the name ``key``; its elements' taint recorded by the constant key it was stored
+        under (``entry``), else as :attr:`loose`."""
+        held = frozenset(k for k in kinds if k.startswith(HELD))
+        if entry is None:
+            changed = not held <= self.loose.get(key, _NONE)
+            self.loose[key] = self.loose.get(key, _NONE) | held
+        else:
+            changed = not held <= self.entries.get((key, entry), _NONE)
+            self.entries[(key, entry)] = self.entries.get((key, entry), _NONE) | held
+            self.keyed.add(key)
         if not kinds or kinds <= self.names.get(key, _NONE):
-            return False
+            return changed
         self.names[key] = self.names.get(key, _NONE) | kinds
         return True
+
+    def _constant_key(self, node: ast.expr) -> str | int | None:
+        """The key or index ``node`` folds to, where it is a constant (not a slice)."""
+        value = None if isinstance(node, ast.Slice) else self.fold(node)
+        return value if isinstance(value, str | int) else None
+
+    def _entry(self, container: ast.expr, key: ast.expr) -> frozenset[str] | None:
+        """The taint of ``container[key]`` (or ``.get(key)``) where the container is a name some
+        entries of which were stored under constant keys and ``key`` is a constant: the container's
+        own, what it took otherwise (:attr:`loose`) and what was stored under that key; None
+        elsewhere (every element's taint is then read)."""
+        wanted = self._constant_key(key)
+        if not isinstance(container, ast.Name) or wanted is None:
+            return None
+        name = self._key(container.id, container)
+        if name not in self.keyed:
+            return None
+        kinds = self.of(container)
+        held = frozenset(k for k in kinds if k.startswith(HELD))
+        kept = held & (self.loose.get(name, _NONE) | self.entries.get((name, wanted), _NONE))
+        return _unwrapped((kinds - held) | kept) | self.of(key)
 
     def _bind_attribute(self, name: str, kinds: frozenset[str]) -> bool:
         if kinds <= self.attributes.get(name, _NONE):
@@ -854,7 +899,9 @@ class _Taint:
             found = self.of(value)
             kinds |= _held(found) | (_container(found) if func.attr in _MERGERS else _NONE)
             kinds |= _unwrapped(found) if func.attr == "add" else _NONE  # a set keeps one of equals
-        return self._bind(func.value, kinds) if kinds else False
+        mapped = func.attr in _KEYED_KEEPERS - {"insert"}  # stored under its key, as d[k] = v
+        entry = self._constant_key(call.args[0]) if mapped else None
+        return self._bind(func.value, kinds, entry) if kinds else False
 
     def _records_warnings(self, context: ast.expr) -> frozenset[str]:
         """:data:`WARNED` for ``warnings.catch_warnings(record=True)``: the list it yields."""
@@ -1225,6 +1272,8 @@ class _Taint:
             return self._call(node)
         if isinstance(node, ast.Subscript) and self._fact_name(self.name_of(node)):
             return frozenset({FACT})
+        if isinstance(node, ast.Subscript) and (entry := self._entry(node.value, node.slice)) is not None:
+            return entry
         if isinstance(node, ast.Lambda):
             return self.of(node.body)
         if isinstance(node, ast.IfExp):  # the value chosen; the switch is judged where it decides
@@ -1370,6 +1419,11 @@ class _Taint:
             return self._query(node.func.value, node.func.attr)
         if self._runs_a_host_program(node, name):
             return frozenset({FACT})
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in _ENTRY_READERS and first is not None:
+            entry = self._entry(func.value, first)
+            if entry is not None:
+                return entry | frozenset().union(*(self.of(a) for a in node.args[1:]))
         kinds = self.of(node.func)
         if (name and name[0] in PASS_THROUGH) or (
             len(name) == 1 and name[0] in _BUILTINS and name[0] not in self._local
@@ -2117,6 +2171,8 @@ _ALLOCATORS = frozenset({"bytearray", "bytes"})
 """Builtins whose integer argument is a size to allocate."""
 _DATA_LOADS = frozenset({("load",), ("loads",), ("safe_load",), ("read_text",), ("read",), ("readline",)})
 """Reads that take what a file (or a handle on one) holds, beside the file-system queries."""
+_ENTRY_READERS = frozenset({"get", "pop", "setdefault"})
+"""A mapping's methods that give the entry of the key they are given first (or their default)."""
 _KEEPERS = frozenset({"append", "extend", "add", "insert", "appendleft", "put", "__setitem__", "setdefault"})
 """Mutators that keep what they are given."""
 _KEYED_KEEPERS = frozenset({"insert", "__setitem__", "setdefault"})
