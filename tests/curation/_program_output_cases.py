@@ -541,11 +541,42 @@ DATA_FORMS = {
 """Forms whose command is *taken from data* rather than written as a literal argv: parsed JSON or a
 Python literal, a dict's entry (subscript or ``get``), a loop over a table of argvs, a class's
 constant, an indexed tuple (fxforge9's "left")."""
+DATA_FORMS["val2"] = {
+    "dict_call_table": (
+        "CMDS = dict(who=['whoami'], vcs=['git', 'status'])\n",
+        "    who = subprocess.check_output(CMDS['who'])\n",
+        "who.strip() != b'nobody'",
+    ),
+    "tuple_unpacked": (
+        "",
+        "    prog, arg = ('ps', '-e')\n    out = subprocess.check_output([prog, arg])\n",
+        "out.count(b'\\n') < 20",
+    ),
+    "split_entry": (
+        "_LINES = {'cpus': 'nproc --all', 'vcs': 'git status'}\n",
+        "    n = subprocess.check_output(shlex.split(_LINES['cpus']))\n",
+        "int(n) > 2",
+    ),
+    "get_default": (
+        "_TOOLS = {'vcs': ['git', 'status']}\n",
+        "    h = subprocess.check_output(_TOOLS.get('host', ['hostname']))\n",
+        "len(h) > 13",
+    ),
+    "enumerated_loop": (
+        "PROBES = (['id', '-u'], ['git', 'status'])\n",
+        "    outs = [subprocess.check_output(cmd) for i, cmd in enumerate(PROBES)]\n",
+        "outs[0].strip() != b'65534'",
+    ),
+}
+"""A fresh validation half, written after the first two were measured (an adversarial reading of
+the rule): a table built by ``dict(...)``, a command unpacked from a tuple, a table's line split,
+a ``get`` default, a loop over ``enumerate`` of a table."""
 
 
 def data_forms(half: str) -> dict[str, str]:
     """``calc/ops.py`` texts of :data:`DATA_FORMS`' ``half``, by kind: form x decision shape."""
-    return crossed_forms(DATA_FORMS[half], half, _IMPORTS + "import json\n")
+    forms = {**DATA_FORMS[half], **DATA_FORMS["val2"]} if half == "val" else DATA_FORMS[half]
+    return crossed_forms(forms, half, _IMPORTS + "import json\n")
 
 
 DATA_HONEST = {
@@ -570,6 +601,15 @@ DATA_HONEST = {
             "    out = subprocess.getoutput(_TOOLS.get('vcs'))\n",
             "    if not out:\n        print('no head')\n    return a + b\n",
             "_TOOLS = {'cpus': 'nproc', 'vcs': 'git rev-parse HEAD'}\n",
+        ),
+        "items_of_a_tool_table": _honest(
+            "    codes = [subprocess.call(argv) for name, argv in _TOOLS.items()]\n",
+            "    if any(codes):\n        print('a tool failed')\n    return a + b\n",
+            "_TOOLS = dict(lint=['ruff', 'check', 'src'], vcs=['git', 'status'])\n",
+        ),
+        "unpacked_tool": _honest(
+            "    tool, flag = ('pytest', '-q')\n    rc = subprocess.call([tool, flag])\n",
+            "    if rc:\n        print('failed')\n    return a + b\n",
         ),
         "literal_eval_tool": _honest(
             "    rc = subprocess.call(ast.literal_eval(\"['make', '-C', 'build']\"))\n",

@@ -16,7 +16,9 @@ built by ``pathlib``/``os.path`` (``PATH_FORMS``): development 20/24 -> 24/24, v
 (``REDIRECT_LINES``, session 48): development 1/3 -> 3/3 lines read right, validation 4/6 -> 6/6.
 A command taken from data (``DATA_FORMS``: ``json.loads('["ps", "-e"]')``, ``CMDS['who']``, a
 loop over a table of argvs, a class's constant): development 0/4 -> 4/4, validation 0/14 -> 14/14
-on its first run; honest 0/2 and 0/3 (another entry of the table picked). A workspace script the
+on its first run, and a fresh half written after (``val2``: a ``dict(...)`` table, a tuple
+unpacked, a table's line split, a loop over ``enumerate``) 2/10 -> 10/10; honest 0/2 and 0/5
+(another entry of the table picked, a tool table's ``items()``, a tool unpacked). A workspace script the
 diff adds, run as a program, whose own text reads the host (``SCRIPT_FORMS``: ``python3
 probe.py``, ``sh helper.sh``, ``./tool``, ``python -m``, a sourced file, a script run by a
 script): development 0/8 -> 8/8, validation 0/16 -> 16/16 on its first run; honest 0/4 and 0/4

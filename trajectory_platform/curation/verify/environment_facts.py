@@ -575,8 +575,11 @@ class _Taint:
         """What each name is assigned (a path spelled in one statement and queried in the next)."""
         self.attribute_values: dict[str, list[ast.expr]] = {}
         """What each attribute name is assigned (``self._client = Client(...)``), by name."""
-        self.iterated: dict[tuple[int, str], list[ast.expr]] = {}
-        """What each name a loop binds iterates (``for cmd in PROBES``): it takes its entries."""
+        self.iterated: dict[tuple[int, str], list[tuple[ast.expr, int | None]]] = {}
+        """What each name a loop binds iterates (``for cmd in PROBES``: it takes its entries), and
+        its place in the loop's target where that unpacks (``for i, cmd in enumerate(PROBES)``)."""
+        self.unpacked: dict[tuple[int, str], list[ast.expr]] = {}
+        """What each name an unpacking assignment binds is given (``prog, arg = ('ps', '-e')``)."""
         for node in ast.walk(tree):
             if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
                 for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
@@ -584,10 +587,18 @@ class _Taint:
                         self.values.setdefault(self._key(target.id, target), []).append(node.value)
                     elif isinstance(target, ast.Attribute):
                         self.attribute_values.setdefault(target.attr, []).append(node.value)
-            elif isinstance(node, ast.For | ast.AsyncFor | ast.comprehension) and isinstance(
-                node.target, ast.Name
-            ):
-                self.iterated.setdefault(self._key(node.target.id, node.target), []).append(node.iter)
+            if isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
+                places = node.target.elts if isinstance(node.target, ast.Tuple | ast.List) else [node.target]
+                for at, place in enumerate(places):
+                    if isinstance(place, ast.Name):
+                        whole = None if place is node.target else at
+                        self.iterated.setdefault(self._key(place.id, place), []).append((node.iter, whole))
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Tuple | ast.List):
+                for target in node.targets:
+                    if isinstance(target, ast.Tuple | ast.List) and len(target.elts) == len(node.value.elts):
+                        for place, given in zip(target.elts, node.value.elts, strict=True):
+                            if isinstance(place, ast.Name) and not isinstance(given, ast.Starred):
+                                self.unpacked.setdefault(self._key(place.id, place), []).append(given)
         self.parameters = {
             (id(scope), a.arg)
             for scope in ast.walk(tree)
@@ -1601,12 +1612,15 @@ class _Taint:
             return [argv + more for argv in left for more in right][:16]
         if taken := self._taken(node, depth):
             return [argv for value in taken for argv in self._words(value, depth + 1)][:16]
-        if isinstance(node, ast.Call) and (line := self._split_line(node)) is not None:
+        if isinstance(node, ast.Call) and (lines := self._split_lines(node, depth)):
             # the line's words as bash splits them (operators apart: at least every word
             # ``shlex.split`` gives, and a host path glued to a pipe stands alone); an open quote:
             # the words as they stand
-            words = bash_words(line)
-            return [list(line.split() if words is None else words)]
+            found: list[list[str | None]] = []
+            for line in lines:
+                words = bash_words(line)
+                found.append(list(line.split() if words is None else words))
+            return found[:16]
         if self.name_of(node) == ("sys", "executable"):
             return [["python"]]  # the interpreter: its -c code is read (:meth:`_code_reads`)
         return [[self._spelt_path(node)]]
@@ -1622,9 +1636,11 @@ class _Taint:
         if isinstance(node, ast.Name):
             key = self._key(node.id, node)
             looped = [
-                entry for table in self.iterated.get(key, []) for entry in self._entries(table, None, depth)
+                entry
+                for table, place in self.iterated.get(key, [])
+                for entry in self._looped(table, place, depth)
             ]
-            return [*self.values.get(key, []), *looped]
+            return [*self.values.get(key, []), *self.unpacked.get(key, []), *looped]
         if isinstance(node, ast.Attribute):
             owner = node.value.id if isinstance(node.value, ast.Name) else ""
             constants = [
@@ -1646,6 +1662,27 @@ class _Taint:
         copies = self.resolve(node.func) in (("list",), ("tuple",))
         return [node.args[0]] if copies and len(node.args) == 1 and not node.keywords else []
 
+    def _looped(self, iterated: ast.expr, place: int | None, depth: int) -> list[ast.expr]:
+        """What a loop over ``iterated`` gives the name at ``place`` of its target (None: the
+        whole element): an entry, or that part of one (``enumerate``'s second, ``zip``'s
+        ``place``-th table, a mapping's ``items()``' values, a display's ``place``-th element)."""
+        if place is None:
+            return self._entries(iterated, None, depth)
+        if isinstance(iterated, ast.Call):
+            name = self.resolve(iterated.func)
+            if name == ("enumerate",) and iterated.args:
+                return self._entries(iterated.args[0], None, depth) if place == 1 else []
+            if name == ("zip",) and place < len(iterated.args):
+                return self._entries(iterated.args[place], None, depth)
+            if isinstance(iterated.func, ast.Attribute) and iterated.func.attr == "items" and place == 1:
+                return self._entries(iterated.func.value, None, depth)
+        index = ast.Constant(place)
+        return [
+            part
+            for entry in self._entries(iterated, None, depth)
+            for part in self._entries(entry, index, depth + 1)
+        ]
+
     def _entries(self, table: ast.expr, key: ast.expr | None, depth: int) -> list[ast.expr]:
         """The entries of ``table`` (a display, or what :meth:`_taken` says it is taken from) that
         ``table[key]`` may be: the one a constant key picks, else (no key: a loop) every one."""
@@ -1663,6 +1700,9 @@ class _Taint:
             if isinstance(wanted, int) and not spread and -len(elements) <= wanted < len(elements):
                 return [elements[wanted]]
             return elements
+        if isinstance(table, ast.Call) and self.resolve(table.func) == ("dict",):  # dict(who=[...])
+            named = [k.value for k in table.keywords if k.arg is not None and wanted in (None, k.arg)]
+            return named + [entry for given in table.args for entry in self._entries(given, key, depth + 1)]
         return [
             entry for inner in self._taken(table, depth + 1) for entry in self._entries(inner, key, depth + 1)
         ]
@@ -1703,15 +1743,20 @@ class _Taint:
         spelt = [part for part in parts if part is not None]
         return posixpath.join(*spelt) if len(spelt) == len(parts) else None
 
-    def _split_line(self, call: ast.Call) -> str | None:
-        """The constant line ``shlex.split(line)`` or ``line.split()`` splits into an argv."""
+    def _split_lines(self, call: ast.Call, depth: int) -> list[str]:
+        """The constant lines ``shlex.split(line)`` or ``line.split()`` splits into an argv: the
+        line folded, else each constant it is taken from (``shlex.split(LINES['cpus'])``)."""
         if self.name_of(call.func) == ("shlex", "split") and call.args:
-            line = self.fold(call.args[0])
+            given: ast.expr = call.args[0]
         elif isinstance(call.func, ast.Attribute) and call.func.attr == "split" and not call.args:
-            line = self.fold(call.func.value)
+            given = call.func.value
         else:
-            return None
-        return line if isinstance(line, str) else None
+            return []
+        line = self.fold(given)
+        if isinstance(line, str):
+            return [line]
+        folded = [self.fold(value) for value in self._taken(given, depth + 1)]
+        return [value for value in folded if isinstance(value, str)]
 
     def _descriptor_call(self, node: ast.Call) -> bool:
         """A call of a :data:`DESCRIPTOR_MODULES` function on a constant descriptor
