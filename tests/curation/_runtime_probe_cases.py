@@ -578,6 +578,7 @@ KEY_FORMS = {
             "    d = {'n': a}\n    d['home'] = os.path.expanduser('~')\n",
             "d['home'] == '/'",
         ),
+        "index_aliased": ("", "    buf = [0, 0]\n    buf[1] = os.getpid()\n", "buf[-1] > 100"),
         "get_of_the_fact_key": ("", "    d = {}\n    d['cwd'] = os.getcwd()\n", "'te' in d.get('cwd', '')"),
     },
     "val": {
@@ -610,7 +611,9 @@ KEY_FORMS = {
     },
 }
 """Decisions on the key that holds the fact, or on a key that is no constant (a key computed, a
-loop over the values, ``setdefault``, a copy, a nested dict): they stay probes when keys carry
+loop over the values, ``setdefault``, a copy, a nested dict), or on a list's index that names the
+same element otherwise (``buf[-1]`` of a pair whose ``buf[1]`` holds the fact: found by reading
+the rule adversarially after validation; an index is no key): they stay probes when keys carry
 their own facts."""
 
 

@@ -25,7 +25,9 @@ stored by ``_seen.__setitem__(0, v)`` was not kept; now ``__setitem__`` and ``se
 as ``insert`` does) -> 6/6. A key carries its own facts (``KEY_HONEST``, decisions on another
 constant key of a dict holding a fact: 2/2 -> 0/2 and 3/3 -> 0/3 flagged on its first run, once a
 control reading ``getpass.getuser()``, a probe by itself, read the home instead; ``KEY_FORMS``,
-decisions on the fact's key or on a key that is no constant: 4/4 and 12/12 before and after).
+decisions on the fact's key or on a key that is no constant: 4/4 and 12/12 before and after; a
+list index aliased, ``buf[-1]`` for ``buf[1]``, added after validation: caught on main, missed by
+the first keyed draft, caught since indexes are no keys).
 """
 
 from __future__ import annotations

@@ -625,7 +625,7 @@ class _Taint:
         """Names a loop grows geometrically (``size *= 2``, ``n <<= 1``, ``buf += buf``): however
         small they start, no constant bounds them (session 45)."""
         self.attributes: dict[str, frozenset[str]] = {}
-        self.entries: dict[tuple[tuple[int, str], str | int], frozenset[str]] = {}
+        self.entries: dict[tuple[tuple[int, str], str], frozenset[str]] = {}
         """What a store under a constant key put in a named container (``attrs['script_args'] =
         sys.argv[1:]``), by the container's name and the key: a read of another constant key does
         not take it (fxforge8's "left": every ``attrs.get(...)`` was a fact)."""
@@ -711,7 +711,7 @@ class _Taint:
 
     # ------------------------------------------------------------------ propagation
 
-    def _bind(self, target: ast.AST, kinds: frozenset[str], entry: str | int | None = None) -> bool:
+    def _bind(self, target: ast.AST, kinds: frozenset[str], entry: str | None = None) -> bool:
         """Taint what ``target`` stores into: a name, the container of a subscript
         (``facts['cwd'] = ...``: under the constant key ``entry`` where it is one), an attribute's
         name (``self.home = ...``: not ``self``)."""
@@ -740,7 +740,7 @@ class _Taint:
             changed |= self._bind_attribute(target.id, kinds)
         return changed
 
-    def _bind_key(self, key: tuple[int, str], kinds: frozenset[str], entry: str | int | None = None) -> bool:
+    def _bind_key(self, key: tuple[int, str], kinds: frozenset[str], entry: str | None = None) -> bool:
         """Taint the name ``key``; its elements' taint recorded by the constant key it was stored
         under (``entry``), else as :attr:`loose`."""
         held = frozenset(k for k in kinds if k.startswith(HELD))
@@ -756,10 +756,12 @@ class _Taint:
         self.names[key] = self.names.get(key, _NONE) | kinds
         return True
 
-    def _constant_key(self, node: ast.expr) -> str | int | None:
-        """The key or index ``node`` folds to, where it is a constant (not a slice)."""
+    def _constant_key(self, node: ast.expr) -> str | None:
+        """The key ``node`` folds to, where it is a constant text: a mapping's key. An index is
+        none (``buf[-1]`` is ``buf[1]`` of a pair, and ``del``, ``insert`` and ``pop`` shift what
+        an index names), so a list's entries are read together."""
         value = None if isinstance(node, ast.Slice) else self.fold(node)
-        return value if isinstance(value, str | int) else None
+        return value if isinstance(value, str) else None
 
     def _entry(self, container: ast.expr, key: ast.expr) -> frozenset[str] | None:
         """The taint of ``container[key]`` (or ``.get(key)``) where the container is a name some
