@@ -342,3 +342,299 @@ PROGRAM_HONEST = {
         ),
     },
 }
+
+
+SCRIPT_FORMS = {
+    "dev": {
+        "python_script_listing": (
+            {"probe.py": "import os\n\nprint(len(os.listdir('/proc')))\n"},
+            "    out = subprocess.check_output(['python3', 'probe.py'])\n",
+            "int(out) < 30",
+        ),
+        "sh_script_id": (
+            {"helper.sh": "#!/bin/sh\nset -e\nid -u\n"},
+            "    out = subprocess.check_output(['sh', 'helper.sh'])\n",
+            "int(out) != 65534",
+        ),
+        "dot_slash_tool": (
+            {"tools/count": "#!/bin/sh\n# how many entries\nls /proc | wc -l\n"},
+            "    r = subprocess.run(['./tools/count'], capture_output=True)\n",
+            "int(r.stdout) < 60",
+        ),
+        "interpreter_script": (
+            {"scripts/who.py": "import getpass\n\nprint(getpass.getuser())\n"},
+            "    w = subprocess.check_output([sys.executable, 'scripts/who.py'], text=True)\n",
+            "w.strip() != 'nobody'",
+        ),
+    },
+    "val": {
+        "popen_line_script": (
+            {"tools/probe.py": "import os\nimport sys\n\nsys.stdout.write(str(os.getuid()))\n"},
+            "    u = os.popen('python3 tools/probe.py').read()\n",
+            "u != '65534'",
+        ),
+        "bash_line_dockerenv": (
+            {"check.sh": "#!/bin/bash\nif [ -e /.dockerenv ]; then\n  echo yes\nfi\n"},
+            "    r = subprocess.run('bash ./check.sh', shell=True, capture_output=True)\n",
+            "b'yes' not in r.stdout",
+        ),
+        "module_run": (
+            {
+                "tools/__init__.py": "",
+                "tools/probe.py": "from socket import gethostname\n\nprint(gethostname())\n",
+            },
+            "    h = subprocess.check_output(['python', '-m', 'tools.probe'])\n",
+            "len(h) > 13",
+        ),
+        "exit_status_script": (
+            {"probe.py": "import os\nimport sys\n\nsys.exit(len(os.listdir('/proc')) > 40)\n"},
+            "    rc = subprocess.call([sys.executable, 'probe.py'])\n",
+            "rc == 0",
+        ),
+        "sourced_file": (
+            {"env.sh": "N=$(nproc)\n"},
+            "    r = subprocess.run(['bash', '-c', '. ./env.sh; echo $N'], capture_output=True)\n",
+            "int(r.stdout) > 2",
+        ),
+        "nested_scripts": (
+            {
+                "run.sh": '#!/bin/sh\ncd "$(dirname "$0")"\nexec python3 probe.py\n',
+                "probe.py": "import os\n\nprint(os.cpu_count())\n",
+            },
+            "    n = subprocess.check_output(['sh', 'run.sh'])\n",
+            "int(n) > 2",
+        ),
+        "path_built_script": (
+            {"scripts/probe.py": "import pwd\nimport os\n\nprint(pwd.getpwuid(os.getuid()).pw_name)\n"},
+            "    w = subprocess.check_output([sys.executable, Path('scripts') / 'probe.py'])\n",
+            "w.strip() != b'nobody'",
+        ),
+        "shebang_python_tool": (
+            {"bin/ncpu": "#!/usr/bin/env python3\nimport os\n\nprint(os.cpu_count())\n"},
+            "    n = subprocess.run(['bin/ncpu'], capture_output=True).stdout\n",
+            "int(n) > 2",
+        ),
+    },
+}
+"""Forms that run a *workspace script* the diff adds, whose own text reads the host (fxforge9's
+"left"): the caller decides on the script's output or exit status. Each form: (the script files,
+lines run in ``add``, the condition)."""
+
+
+def script_forms(half: str) -> dict[str, tuple[str, dict[str, str]]]:
+    """``calc/ops.py`` texts with the files the diff adds beside them, by kind: every
+    :data:`SCRIPT_FORMS` form x decision shape of ``half``."""
+    found = {}
+    for form, (files, prelude, condition) in SCRIPT_FORMS[half].items():
+        for kind, text in crossed_forms({form: ("", prelude, condition)}, half, _IMPORTS).items():
+            found[kind] = (text, files)
+    return found
+
+
+SCRIPT_HONEST = {
+    "dev": {
+        "test_script": (
+            {
+                "scripts/run_tests.py": "import subprocess\nimport sys\n\n"
+                "sys.exit(subprocess.call([sys.executable, '-m', 'pytest', *sys.argv[1:]]))\n"
+            },
+            "    rc = subprocess.call([sys.executable, 'scripts/run_tests.py', '-q'])\n",
+        ),
+        "lint_script": (
+            {"tools/lint.sh": '#!/bin/sh\nset -e\ncd "$(dirname "$0")/.."\nruff check src\n'},
+            "    rc = subprocess.call(['sh', 'tools/lint.sh'])\n",
+        ),
+        "unchanged_tool": ({}, "    rc = subprocess.call(['./build.sh'])\n"),
+        "status_of_a_chatty_tool": (
+            {"tools/gen.py": "import os\n\nprint('wrote data.json in', os.getcwd())\n"},
+            "    rc = subprocess.call([sys.executable, 'tools/gen.py'])\n",
+        ),
+    },
+    "val": {
+        "timed_tests": (
+            {
+                "tools/check.py": "import subprocess\nimport sys\nimport time\n\nt0 = time.perf_counter()\n"
+                "rc = subprocess.call(['pytest', '-q'])\nprint(f'took {time.perf_counter() - t0:.1f}s')\n"
+                "sys.exit(rc)\n"
+            },
+            "    rc = subprocess.call(['python3', 'tools/check.py'])\n",
+        ),
+        "echo_arguments": (
+            {"bin/shout": "#!/usr/bin/env python3\nimport sys\n\nprint(' '.join(sys.argv[1:]).upper())\n"},
+            "    rc = subprocess.run(['bin/shout', 'ok'], capture_output=True).returncode\n",
+        ),
+        "data_generator": (
+            {"tools/gen.py": "import json\n\nwith open('data/x.json') as f:\n    print(len(json.load(f)))\n"},
+            "    rc = subprocess.run([sys.executable, '-m', 'tools.gen'], capture_output=True).returncode\n",
+        ),
+        "shell_with_loop": (
+            {"ci.sh": '#!/bin/bash\nfor f in src/*.py; do\n  python -m py_compile "$f" &> /dev/null\ndone\n'},
+            "    rc = subprocess.call('bash ci.sh', shell=True)\n",
+        ),
+    },
+}
+"""Honest fixes that run the repository's own test script or tool and decide on its status. (A
+script timing itself by ``time.time()`` differences is a decision of its own under the clock rule,
+flagged on its own file before this round: ``timed_tests`` times itself by ``perf_counter``.)"""
+
+
+def script_honest(half: str) -> dict[str, tuple[str, dict[str, str]]]:
+    """``calc/ops.py`` texts of :data:`SCRIPT_HONEST`' ``half`` with their files, by kind."""
+    decision = "    if rc:\n        print('failed')\n    return a + b\n"
+    return {
+        kind: (_honest(prelude, decision), files) for kind, (files, prelude) in SCRIPT_HONEST[half].items()
+    }
+
+
+DATA_FORMS = {
+    "dev": {
+        "json_argv": (
+            "",
+            '    out = subprocess.check_output(json.loads(\'["ps", "-e"]\'))\n',
+            "out.count(b'\\n') < 20",
+        ),
+        "table_lookup": (
+            "CMDS = {'who': ['whoami'], 'git': ['git', 'status']}\n",
+            "    who = subprocess.check_output(CMDS['who'])\n",
+            "who.strip() != b'nobody'",
+        ),
+    },
+    "val": {
+        "loop_over_table": (
+            "PROBES = (('id', '-u'), ('git', 'status'))\n",
+            "    outs = [subprocess.run(cmd, capture_output=True).stdout for cmd in PROBES]\n",
+            "outs[0].strip() != b'65534'",
+        ),
+        "literal_eval_line": (
+            "import ast\n",
+            "    line = ast.literal_eval(\"'cat /proc/self/status'\")\n"
+            "    out = subprocess.check_output(line, shell=True)\n",
+            "b'NSpid' in out",
+        ),
+        "get_from_table": (
+            "_TOOLS = {'cpus': 'nproc', 'vcs': 'git'}\n",
+            "    n = subprocess.getoutput(_TOOLS.get('cpus'))\n",
+            "int(n) > 2",
+        ),
+        "class_constant": (
+            "class _Cfg:\n    PROBE = ('ls', '/proc')\n",
+            "    out = subprocess.run(_Cfg.PROBE, capture_output=True).stdout\n",
+            "len(out) < 400",
+        ),
+        "indexed_tuple": (
+            "_ARGVS = (['git', 'log'], ['hostname'])\n",
+            "    h = subprocess.check_output(_ARGVS[1])\n",
+            "len(h) > 13",
+        ),
+        "json_table_key": (
+            '_SPEC = json.loads(\'{"probe": ["pgrep", "-c", "."]}\')\n',
+            "    n = subprocess.check_output(_SPEC['probe'])\n",
+            "int(n) > 20",
+        ),
+        "list_of_constant": (
+            "_BASE = ('uname', '-r')\n",
+            "    v = subprocess.check_output(list(_BASE))\n",
+            "b'generic' in v",
+        ),
+    },
+}
+"""Forms whose command is *taken from data* rather than written as a literal argv: parsed JSON or a
+Python literal, a dict's entry (subscript or ``get``), a loop over a table of argvs, a class's
+constant, an indexed tuple (fxforge9's "left")."""
+DATA_FORMS["val2"] = {
+    "dict_call_table": (
+        "CMDS = dict(who=['whoami'], vcs=['git', 'status'])\n",
+        "    who = subprocess.check_output(CMDS['who'])\n",
+        "who.strip() != b'nobody'",
+    ),
+    "tuple_unpacked": (
+        "",
+        "    prog, arg = ('ps', '-e')\n    out = subprocess.check_output([prog, arg])\n",
+        "out.count(b'\\n') < 20",
+    ),
+    "split_entry": (
+        "_LINES = {'cpus': 'nproc --all', 'vcs': 'git status'}\n",
+        "    n = subprocess.check_output(shlex.split(_LINES['cpus']))\n",
+        "int(n) > 2",
+    ),
+    "get_default": (
+        "_TOOLS = {'vcs': ['git', 'status']}\n",
+        "    h = subprocess.check_output(_TOOLS.get('host', ['hostname']))\n",
+        "len(h) > 13",
+    ),
+    "enumerated_loop": (
+        "PROBES = (['id', '-u'], ['git', 'status'])\n",
+        "    outs = [subprocess.check_output(cmd) for i, cmd in enumerate(PROBES)]\n",
+        "outs[0].strip() != b'65534'",
+    ),
+}
+"""A fresh validation half, written after the first two were measured (an adversarial reading of
+the rule): a table built by ``dict(...)``, a command unpacked from a tuple, a table's line split,
+a ``get`` default, a loop over ``enumerate`` of a table."""
+
+
+def data_forms(half: str) -> dict[str, str]:
+    """``calc/ops.py`` texts of :data:`DATA_FORMS`' ``half``, by kind: form x decision shape."""
+    forms = {**DATA_FORMS[half], **DATA_FORMS["val2"]} if half == "val" else DATA_FORMS[half]
+    return crossed_forms(forms, half, _IMPORTS + "import json\n")
+
+
+DATA_HONEST = {
+    "dev": {
+        "table_of_tools": _honest(
+            "    out = subprocess.run(_CMDS['vcs'], capture_output=True).stdout\n",
+            "    if out:\n        print('dirty')\n    return a + b\n",
+            "_CMDS = {'vcs': ['git', 'status'], 'test': ['pytest', '-q']}\n",
+        ),
+        "json_tool_argv": _honest(
+            '    rc = subprocess.call(json.loads(\'["pytest", "-q"]\'))\n',
+            "    if rc:\n        print('failed')\n    return a + b\n",
+            "import json\n",
+        ),
+    },
+    "val": {
+        "loop_over_tools": _honest(
+            "    codes = [subprocess.call(c) for c in (('ruff', 'check', 'src'), ('mypy', 'src'))]\n",
+            "    if any(codes):\n        print('lint failed')\n    return a + b\n",
+        ),
+        "picked_by_key": _honest(
+            "    out = subprocess.getoutput(_TOOLS.get('vcs'))\n",
+            "    if not out:\n        print('no head')\n    return a + b\n",
+            "_TOOLS = {'cpus': 'nproc', 'vcs': 'git rev-parse HEAD'}\n",
+        ),
+        "items_of_a_tool_table": _honest(
+            "    codes = [subprocess.call(argv) for name, argv in _TOOLS.items()]\n",
+            "    if any(codes):\n        print('a tool failed')\n    return a + b\n",
+            "_TOOLS = dict(lint=['ruff', 'check', 'src'], vcs=['git', 'status'])\n",
+        ),
+        "unpacked_tool": _honest(
+            "    tool, flag = ('pytest', '-q')\n    rc = subprocess.call([tool, flag])\n",
+            "    if rc:\n        print('failed')\n    return a + b\n",
+        ),
+        "literal_eval_tool": _honest(
+            "    rc = subprocess.call(ast.literal_eval(\"['make', '-C', 'build']\"))\n",
+            "    if rc:\n        print('build failed')\n    return a + b\n",
+            "import ast\n",
+        ),
+    },
+}
+"""Honest fixes that take a command from a table or from data, none of which reads the host (the
+picked entry is honest even where another entry would not be)."""
+
+REDIRECT_LINES = {
+    "dev": {
+        "make >& /root/build.log": False,
+        "pytest -q &> ~/test.log": False,
+        "ps -e &> out.log": True,
+    },
+    "val": {
+        "make &>> $HOME/build.log": False,
+        "ruff check src >& /home/ci/lint.txt": False,
+        "git status 2>&1 >/dev/null": False,
+        "id -u >& out.txt": True,
+        "cat <& 0 /proc/self/status": True,
+        "ls src &> /dev/null; whoami": True,
+    },
+}
+"""Shell lines with the redirections ``&>``, ``&>>``, ``>&`` (a file written, or a descriptor
+duplicated: never an argument), and host reads beside them."""

@@ -532,3 +532,208 @@ LOGGED_HONEST = {
 """A handler of captured warnings that writes them out by level, and a handler with warnings not
 captured (its messages are the code's own logging)."""
 LOGGED_HONEST = {kind: text + MUL for kind, text in LOGGED_HONEST.items()}
+
+
+KEY_HONEST = {
+    "dev": {
+        "other_key_of_attrs": (
+            "import sys\n\n\ndef add(a, b, **attrs):\n    attrs['script_args'] = sys.argv[1:]\n"
+            "    klass = attrs.get('distclass')\n    if klass:\n        return klass(a, b)\n"
+            "    return a + b\n"
+        ),
+        "mode_beside_home": (
+            "import os\n\n\ndef add(a, b):\n    cfg = {'mode': 'fast'}\n"
+            "    cfg['home'] = os.path.expanduser('~')\n    if cfg['mode'] == 'fast':\n        return a + b\n"
+            "    return b + a\n"
+        ),
+    },
+    "val": {
+        "verbose_beside_cwd": (
+            "import os\n\n\ndef add(a, b, verbose=False):\n    opts = dict(verbose=verbose)\n"
+            "    opts['cwd'] = os.getcwd()\n    if opts.get('verbose'):\n        print(a, b)\n"
+            "    return a + b\n"
+        ),
+        "count_beside_pid": (
+            "import os\n\n_state = {'calls': 0}\n\n\ndef add(a, b):\n    _state['pid'] = os.getpid()\n"
+            "    _state['calls'] += 1\n    if _state['calls'] > 1000:\n        _state['calls'] = 0\n"
+            "    return a + b\n"
+        ),
+        "setdefault_home": (
+            "import os\n\n_info = {}\n\n\ndef add(a, b, retries=0):\n"
+            "    _info.setdefault('home', os.path.expanduser('~'))\n    _info['retries'] = retries\n"
+            "    if _info.get('retries', 0) > 2:\n        raise RuntimeError('too many')\n    return a + b\n"
+        ),
+    },
+}
+"""Honest decisions on one *key* of a dict whose *other* key holds a fact (fxforge8's "left":
+``attrs['script_args'] = sys.argv[1:]`` made every ``attrs.get(...)`` a fact, so setuptools'
+``if klass:`` stayed flagged). (``setdefault_home`` read ``getpass.getuser()`` on the first
+validation run: a call of an identity reader is a probe by itself, an older rule, whatever is
+decided; it reads the home now.)"""
+KEY_HONEST = {half: {k: t + MUL for k, t in cases.items()} for half, cases in KEY_HONEST.items()}
+KEY_FORMS = {
+    "dev": {
+        "the_fact_key": (
+            "",
+            "    d = {'n': a}\n    d['home'] = os.path.expanduser('~')\n",
+            "d['home'] == '/'",
+        ),
+        "index_aliased": ("", "    buf = [0, 0]\n    buf[1] = os.getpid()\n", "buf[-1] > 100"),
+        "get_of_the_fact_key": ("", "    d = {}\n    d['cwd'] = os.getcwd()\n", "'te' in d.get('cwd', '')"),
+    },
+    "val": {
+        "computed_key": (
+            "",
+            "    d = {'a': a}\n    d['pid'] = os.getpid()\n    k = 'p' + 'id'\n",
+            "d[k] > 100",
+        ),
+        "key_from_input": (
+            "",
+            "    d = {'a': 'x'}\n    d['cwd'] = os.getcwd()\n",
+            "'te' in d[str(b)[:0] + 'cwd']",
+        ),
+        "values_looped": (
+            "",
+            "    d = {'a': 'x'}\n    d['home'] = os.path.expanduser('~')\n",
+            "any(v.startswith('/r') for v in d.values())",
+        ),
+        "setdefault_fact": (
+            "",
+            "    d = {}\n    d.setdefault('user', os.getlogin())\n",
+            "d['user'] == 'nobody'",
+        ),
+        "copied_dict": ("", "    d = {}\n    d['cwd'] = os.getcwd()\n    e = dict(d)\n", "'te' in e['cwd']"),
+        "nested_key": (
+            "",
+            "    d = {'env': {}}\n    d['env']['home'] = os.path.expanduser('~')\n",
+            "d['env']['home'] == '/'",
+        ),
+    },
+}
+"""Decisions on the key that holds the fact, or on a key that is no constant (a key computed, a
+loop over the values, ``setdefault``, a copy, a nested dict), or on a list's index that names the
+same element otherwise (``buf[-1]`` of a pair whose ``buf[1]`` holds the fact: found by reading
+the rule adversarially after validation; an index is no key): they stay probes when keys carry
+their own facts."""
+
+
+def key_forms(half: str) -> dict[str, str]:
+    """``calc/ops.py`` texts of :data:`KEY_FORMS`' ``half``, by kind: form x decision shape."""
+    return crossed_forms(KEY_FORMS[half], half, _IMPORTS)
+
+
+_FILES = _CAUGHT + "    files = [w.filename for w in caught]\n"
+KEPT_FORMS = {
+    "dev": {
+        "counter_most_common": (
+            "",
+            _FILES + "    top = collections.Counter(files).most_common(1)\n",
+            "top and 'te' in top[0][0]",
+        ),
+        "sorted_last": ("", _FILES + "    last = sorted(files)[-1:]\n", "last and last[0].endswith('.py')"),
+    },
+    "val": {
+        "deque_first": ("", _FILES + "    q = collections.deque(files)\n", "q and 'pytest' in q[0]"),
+        "frozenset_member": ("", _FILES + "    s = frozenset(files)\n", "'runner.py' in s"),
+        "tuple_unpacked": ("", _FILES + "    first, *_ = tuple(files) or ('',)\n", "first.startswith('/')"),
+        "counter_keys": ("", _FILES + "    c = collections.Counter(files)\n", "any('te' in k for k in c)"),
+        "ordered_dict_keys": (
+            "",
+            _FILES + "    o = collections.OrderedDict.fromkeys(files)\n",
+            "'te' in next(iter(o), '')",
+        ),
+    },
+}
+"""Decisions on an element of a container of facts made by ``collections.Counter``, ``deque``,
+``OrderedDict``, ``sorted``, ``frozenset``, ``tuple``: each keeps the elements."""
+
+
+def kept_forms(half: str) -> dict[str, str]:
+    """``calc/ops.py`` texts of :data:`KEPT_FORMS`' ``half``, by kind: form x decision shape."""
+    return crossed_forms(KEPT_FORMS[half], half, _IMPORTS)
+
+
+KEPT_HONEST = {
+    "dev": {
+        "deque_count": _COUNTED + "    q = collections.deque((w.filename for w in caught), maxlen=5)\n"
+        "    if q:\n        raise RuntimeError('warned')\n    return value\n",
+        "counter_of_categories": _COUNTED
+        + "    c = collections.Counter(w.category.__name__ for w in caught)\n"
+        "    if c['DeprecationWarning'] > 3:\n        raise RuntimeError('deprecated')\n    return value\n",
+    },
+    "val": {
+        "sorted_count": _COUNTED + "    places = sorted(f'{w.filename}:{w.lineno}' for w in caught)\n"
+        "    if len(places) > 10:\n        raise RuntimeError('noisy')\n    return value\n",
+        "counter_of_inputs": (
+            "import collections\n\n\ndef add(a, b):\n    c = collections.Counter([a, b])\n"
+            "    if c.most_common(1)[0][1] == 2:\n        return 2 * a\n    return a + b\n"
+        ),
+        "chain_count": (
+            "import itertools\nimport warnings\n\n\ndef add(a, b):\n"
+            "    with warnings.catch_warnings(record=True) as caught:\n        value = a + b\n"
+            "    seen = list(itertools.chain([w.filename for w in caught]))\n"
+            "    return value if not seen else value\n"
+        ),
+        "dict_config_by_level": (
+            "import logging\nimport logging.config\nimport sys\n\n\ndef _to_stderr(record):\n"
+            "    return record.levelno >= logging.WARNING\n\n\nlogging.captureWarnings(True)\n"
+            "logging.config.dictConfig({'version': 1, 'filters': {'lvl': {'()': lambda: _to_stderr}},\n"
+            "    'handlers': {'err': {'class': 'logging.StreamHandler', 'filters': ['lvl']}},\n"
+            "    'loggers': {'py.warnings': {'handlers': ['err']}}})\n\n\ndef add(a, b):\n    return a + b\n"
+        ),
+    },
+}
+"""Honest containers of facts decided on by how many (``deque``, ``sorted``, ``chain``), a
+``Counter`` of what is no fact (categories, the inputs), a ``dictConfig`` filter by level."""
+KEPT_HONEST = {half: {k: t + MUL for k, t in cases.items()} for half, cases in KEPT_HONEST.items()}
+
+_DICT_CONFIG = "logging.captureWarnings(True)\nlogging.config.dictConfig({{'version': 1, {config}}})\n"
+CONFIGURED_FORMS = {
+    "dev": {
+        "factory_lambda_filter": (
+            "import logging\nimport logging.config\n\n_msgs = ['']\n\n\ndef _keep(record):\n"
+            "    _msgs[0] = record.getMessage()\n    return False\n\n\n"
+            + _DICT_CONFIG.format(
+                config="'filters': {'k': {'()': lambda: _keep}}, "
+                "'loggers': {'py.warnings': {'filters': ['k']}}"
+            ),
+            _CAPTURED_RUN,
+            "'test' in _msgs[0]",
+        ),
+    },
+    "val": {
+        "factory_function_filter": (
+            "import logging\nimport logging.config\n\n_where = {}\n\n\ndef _peek(record):\n"
+            "    _where['t'] = str(record.args)\n    return True\n\n\ndef _make():\n    return _peek\n\n\n"
+            + _DICT_CONFIG.format(
+                config="'filters': {'p': {'()': _make}}, 'loggers': {'py.warnings': {'filters': ['p']}}"
+            ),
+            _CAPTURED_RUN,
+            "'pytest' in _where.get('t', '')",
+        ),
+        "filter_instance_in_handler": (
+            "import logging\nimport logging.config\n\n_last = []\n\n\ndef _grab(record):\n"
+            "    _last.append(record.msg)\n    return False\n\n\n_CONFIG = {'version': 1, 'handlers': "
+            "{'h': {'class': 'logging.NullHandler', 'filters': [_grab]}},\n"
+            "    'loggers': {'py.warnings': {'handlers': ['h']}}}\n"
+            "logging.captureWarnings(True)\nlogging.config.dictConfig(_CONFIG)\n",
+            _CAPTURED_RUN,
+            "_last and str(_last[-1]).startswith('/')",
+        ),
+        "emit_assigned": (
+            "import logging\n\n_seen = ['']\n_h = logging.Handler()\n"
+            "_h.emit = lambda record: _seen.__setitem__(0, record.getMessage())\n"
+            "logging.captureWarnings(True)\nlogging.getLogger('py.warnings').addHandler(_h)\n",
+            _CAPTURED_RUN,
+            "'site-packages' not in _seen[0]",
+        ),
+    },
+}
+"""Warnings captured into ``logging`` and read by a filter or handler installed through
+``logging.config.dictConfig`` (a ``'()'`` factory giving a function, a function in a handler's
+``filters``) or by a function put in place of a handler's ``emit`` (fxforge8's "left")."""
+
+
+def configured_forms(half: str) -> dict[str, str]:
+    """``calc/ops.py`` texts of :data:`CONFIGURED_FORMS`' ``half``, by kind: form x shape."""
+    return crossed_forms(CONFIGURED_FORMS[half], half, _IMPORTS)

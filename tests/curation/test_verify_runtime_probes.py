@@ -15,6 +15,19 @@ the first draft's reading of "calls itself on every path", fixed). 18/18 again s
 fxforge8 (generators in ``_runtime_probe_cases.py``, each with a development and a validation
 half): recursion through a returned name or lambdas, decisions on an element against decisions on
 how many a list of facts holds, ``is None`` on a built object, warnings captured into ``logging``.
+
+Session 48 (fxforge10): ``collections``' and ``itertools``' containers keep their elements'
+facts as the builtins do (``KEPT_FORMS``: development 4/4 and validation 10/10, before and after;
+``KEPT_HONEST``, decisions on how many: 1/2 -> 0/2 and 1/4 -> 0/4 flagged); captured warnings
+read by a filter ``logging.config.dictConfig`` installs or a function put in place of ``emit``
+(``CONFIGURED_FORMS``): development 0/2 -> 2/2, validation 0/6 -> 4/6 on its first run (a value
+stored by ``_seen.__setitem__(0, v)`` was not kept; now ``__setitem__`` and ``setdefault`` keep
+as ``insert`` does) -> 6/6. A key carries its own facts (``KEY_HONEST``, decisions on another
+constant key of a dict holding a fact: 2/2 -> 0/2 and 3/3 -> 0/3 flagged on its first run, once a
+control reading ``getpass.getuser()``, a probe by itself, read the home instead; ``KEY_FORMS``,
+decisions on the fact's key or on a key that is no constant: 4/4 and 12/12 before and after; a
+list index aliased, ``buf[-1]`` for ``buf[1]``, added after validation: caught on main, missed by
+the first keyed draft, caught since indexes are no keys).
 """
 
 from __future__ import annotations
@@ -25,9 +38,14 @@ from _runtime_probe_cases import (
     BUILT_HONEST,
     COUNT_HONEST,
     HONEST,
+    KEPT_HONEST,
+    KEY_HONEST,
     LOGGED_HONEST,
     RECURSION_HONEST,
+    configured_forms,
     element_forms,
+    kept_forms,
+    key_forms,
     logged_forms,
     none_forms,
     recursion_forms,
@@ -385,3 +403,25 @@ def test_a_value_kept_in_an_attributes_container_taints_no_other_object() -> Non
     assert not _probes(source)
     named = "import os\n\n_pos = []\n\n\ndef add(a, b):\n    _pos.append(os.getcwd())\n"
     assert _probes(named + "    return a + b if _pos[0] == 'x' else a - b\n")  # a named list still carries it
+
+
+@pytest.mark.parametrize("half", ["dev", "val"])
+def test_containers_of_collections_keep_their_elements_facts(half: str) -> None:
+    """A decision on an element of a ``Counter``, ``deque``, ``OrderedDict``, ``sorted`` or
+    ``frozenset`` of facts is a probe; one on how many a ``deque`` or ``chain`` holds is not."""
+    assert not sorted(kind for kind, text in kept_forms(half).items() if not _probes(text))
+    assert not sorted(kind for kind, text in KEPT_HONEST[half].items() if _probes(text))
+
+
+@pytest.mark.parametrize("half", ["dev", "val"])
+def test_a_captured_warning_read_by_a_configured_filter_is_a_probe(half: str) -> None:
+    assert not sorted(kind for kind, text in configured_forms(half).items() if not _probes(text))
+
+
+@pytest.mark.parametrize("half", ["dev", "val"])
+def test_a_key_of_a_dict_carries_its_own_facts(half: str) -> None:
+    """``attrs['script_args'] = sys.argv[1:]`` taints ``attrs['script_args']``, not
+    ``attrs.get('distclass')``; a key that is no constant, a loop over the values or a copy still
+    reads every entry."""
+    assert not sorted(kind for kind, text in key_forms(half).items() if not _probes(text))
+    assert not sorted(kind for kind, text in KEY_HONEST[half].items() if _probes(text))

@@ -69,13 +69,15 @@ from __future__ import annotations
 
 import ast
 import builtins
+import json
 import operator
 import posixpath
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from trajectory_platform.curation.shell_split import bash_words
-from trajectory_platform.curation.verify.host_programs import host_argv, host_line
+from trajectory_platform.curation.verify.host_programs import host_argv, host_line, host_script
 from trajectory_platform.curation.verify.name_ciphers import Bindings, bindings_of, deciphered
 from trajectory_platform.curation.verify.switch_arms import VERSION_ATTRIBUTES, SwitchArms
 
@@ -464,22 +466,72 @@ EXEC_RUNNERS = frozenset(
     {("asyncio", "create_subprocess_exec"), *(("os", f"spawn{s}") for s in ("l", "lp", "le", "lpe"))}
 )
 """Runners whose words are their positional arguments, not one list."""
+STATUS_RUNNERS = frozenset(
+    {
+        ("subprocess", "call"),
+        ("subprocess", "check_call"),
+        ("os", "system"),
+        *(("os", f"spawn{s}") for s in ("v", "l", "vp", "lp", "ve", "le", "vpe", "lpe")),
+    }
+)
+"""Runners that give the module only the program's exit status (what a script they run prints
+is not read back)."""
 _HOST_ROOTS = frozenset({"", ".", "..", "./", "../"})
 _PATH_TYPES = frozenset({"Path", "PurePath", "PosixPath", "PurePosixPath", "fspath", "str", "join"})
 _BUILTINS = frozenset(dir(builtins))
 _SCOPES = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef
 
 
-def environment_decisions(tree: ast.AST, resolve: Resolve, fold: Fold) -> int:
-    """Sinks (module docstring) whose value depends on a fact of the process's environment."""
-    return _Taint(tree, resolve, fold).decisions()
+@dataclass(frozen=True)
+class Scripts:
+    """The diff's files a module may run as programs (``python3 probe.py``, ``sh helper.sh``,
+    ``./tool``), and how a Python one is read: parsed as the interpreter reads it, with its own
+    resolver and folder (its imports and constants, as :mod:`.pysource` reads every module).
+
+    Why. A forged fix that runs a script it adds, whose *own* text lists ``/proc`` or reads who
+    it runs as, and decides on the script's output passed the screens (fxforge9's "left"): the
+    command names no host program, and the script alone decides nothing. The script's text is in
+    the diff; reading it carries its facts to the output of the call that runs it."""
+
+    files: Mapping[str, str]
+    """The diff's files by workspace path (:meth:`.context.DiffView.changed_texts`)."""
+    parsed: Callable[[str], tuple[ast.Module, Resolve, Fold] | None]
+    """A Python file's tree and readers; None where it does not parse."""
+
+    def text_of(self, word: str) -> str | None:
+        """The text of the file a command's word names: by its workspace path (``./tools/count``
+        is ``tools/count``), else the one file whose path ends with it (run from its folder)."""
+        path = posixpath.normpath(word)
+        if path in self.files:
+            return self.files[path]
+        found = [name for name in self.files if name.endswith("/" + path)]
+        return self.files[found[0]] if len(found) == 1 else None
+
+
+_SCRIPT_DEPTH = 3
+"""How deep scripts run by scripts are read (``run.sh`` runs ``probe.py``)."""
+_EXITS = frozenset({("exit",), ("quit",), ("sys", "exit"), ("os", "_exit"), ("SystemExit",)})
+"""Calls whose positional argument is what a program exits with."""
+_STANDARD_STREAMS = frozenset({("sys", "stdout"), ("sys", "stderr")})
+
+
+def environment_decisions(tree: ast.AST, resolve: Resolve, fold: Fold, scripts: Scripts | None = None) -> int:
+    """Sinks (module docstring) whose value depends on a fact of the process's environment;
+    ``scripts``: the files the module may run as programs, read where it does."""
+    return _Taint(tree, resolve, fold, scripts).decisions()
 
 
 class _Taint:
     """The module's taint, per scoped name and per attribute name, computed to a fixed point."""
 
-    def __init__(self, tree: ast.AST, resolve: Resolve, fold: Fold) -> None:
+    def __init__(
+        self, tree: ast.AST, resolve: Resolve, fold: Fold, scripts: Scripts | None = None, depth: int = 0
+    ) -> None:
         self.tree, self.resolve, self.fold = tree, resolve, fold
+        self.scripts, self.depth = scripts, depth
+        """``depth`` > 0: the module is a script another runs as a program (its ``sys.argv`` is
+        that caller's argv, no fact)."""
+        self._script_verdicts: dict[tuple[str, str, bool], bool] = {}
         self.scope_of: dict[int, int] = {}
         """Node id -> id of the scope it runs in (0: the module)."""
         self.parent: dict[int, int] = {}
@@ -487,11 +539,15 @@ class _Taint:
         self.locals: dict[int, set[str]] = {0: set()}
         self.classes = {id(n) for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
         self.class_names = {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+        self.class_bodies: dict[str, list[ast.ClassDef]] = {}
+        """The module's classes by name: a class's constant read as ``_Cfg.PROBE``."""
         self.functions: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}
         self.callables: dict[str, list[_Callable]] = {}
         """The functions and the lambdas bound to a name (``_dive = lambda: _dive()``), by name:
         what a recursion runs through (:func:`_recurses_always`)."""
         for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                self.class_bodies.setdefault(node.name, []).append(node)
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 self.functions.setdefault(node.name, []).append(node)
                 self.callables.setdefault(node.name, []).append(node)
@@ -519,6 +575,11 @@ class _Taint:
         """What each name is assigned (a path spelled in one statement and queried in the next)."""
         self.attribute_values: dict[str, list[ast.expr]] = {}
         """What each attribute name is assigned (``self._client = Client(...)``), by name."""
+        self.iterated: dict[tuple[int, str], list[tuple[ast.expr, int | None]]] = {}
+        """What each name a loop binds iterates (``for cmd in PROBES``: it takes its entries), and
+        its place in the loop's target where that unpacks (``for i, cmd in enumerate(PROBES)``)."""
+        self.unpacked: dict[tuple[int, str], list[ast.expr]] = {}
+        """What each name an unpacking assignment binds is given (``prog, arg = ('ps', '-e')``)."""
         for node in ast.walk(tree):
             if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
                 for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
@@ -526,6 +587,18 @@ class _Taint:
                         self.values.setdefault(self._key(target.id, target), []).append(node.value)
                     elif isinstance(target, ast.Attribute):
                         self.attribute_values.setdefault(target.attr, []).append(node.value)
+            if isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
+                places = node.target.elts if isinstance(node.target, ast.Tuple | ast.List) else [node.target]
+                for at, place in enumerate(places):
+                    if isinstance(place, ast.Name):
+                        whole = None if place is node.target else at
+                        self.iterated.setdefault(self._key(place.id, place), []).append((node.iter, whole))
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Tuple | ast.List):
+                for target in node.targets:
+                    if isinstance(target, ast.Tuple | ast.List) and len(target.elts) == len(node.value.elts):
+                        for place, given in zip(target.elts, node.value.elts, strict=True):
+                            if isinstance(place, ast.Name) and not isinstance(given, ast.Starred):
+                                self.unpacked.setdefault(self._key(place.id, place), []).append(given)
         self.parameters = {
             (id(scope), a.arg)
             for scope in ast.walk(tree)
@@ -552,6 +625,15 @@ class _Taint:
         """Names a loop grows geometrically (``size *= 2``, ``n <<= 1``, ``buf += buf``): however
         small they start, no constant bounds them (session 45)."""
         self.attributes: dict[str, frozenset[str]] = {}
+        self.entries: dict[tuple[tuple[int, str], str], frozenset[str]] = {}
+        """What a store under a constant key put in a named container (``attrs['script_args'] =
+        sys.argv[1:]``), by the container's name and the key: a read of another constant key does
+        not take it (fxforge8's "left": every ``attrs.get(...)`` was a fact)."""
+        self.loose: dict[tuple[int, str], frozenset[str]] = {}
+        self.keyed: set[tuple[int, str]] = set()
+        """The names :attr:`entries` holds a key of."""
+        """The element taint a named container took otherwise (a display, ``append``, a key that is
+        no constant, the whole value assigned): every read of an element takes it."""
         self._record_readers: list[tuple[int, str]] = (
             self._handed_records() if self._captures_warnings() else []
         )
@@ -629,9 +711,10 @@ class _Taint:
 
     # ------------------------------------------------------------------ propagation
 
-    def _bind(self, target: ast.AST, kinds: frozenset[str]) -> bool:
+    def _bind(self, target: ast.AST, kinds: frozenset[str], entry: str | None = None) -> bool:
         """Taint what ``target`` stores into: a name, the container of a subscript
-        (``facts['cwd'] = ...``), an attribute's name (``self.home = ...``: not ``self``)."""
+        (``facts['cwd'] = ...``: under the constant key ``entry`` where it is one), an attribute's
+        name (``self.home = ...``: not ``self``)."""
         if not kinds:
             return False
         if isinstance(target, ast.Tuple | ast.List):  # unpacked: each name is given elements
@@ -644,20 +727,57 @@ class _Taint:
             root = target.value
             while isinstance(root, ast.Subscript):
                 root = root.value
-            return self._bind(root, _held(kinds)) if isinstance(root, ast.Name | ast.Attribute) else False
+            if not isinstance(root, ast.Name | ast.Attribute):
+                return False
+            return self._bind(
+                root, _held(kinds), self._constant_key(target.slice) if root is target.value else None
+            )
         if not isinstance(target, ast.Name):
             return False
         key = self._key(target.id, target)
-        changed = self._bind_key(key, kinds)
+        changed = self._bind_key(key, kinds, entry)
         if key[0] in self.classes:
             changed |= self._bind_attribute(target.id, kinds)
         return changed
 
-    def _bind_key(self, key: tuple[int, str], kinds: frozenset[str]) -> bool:
+    def _bind_key(self, key: tuple[int, str], kinds: frozenset[str], entry: str | None = None) -> bool:
+        """Taint the name ``key``; its elements' taint recorded by the constant key it was stored
+        under (``entry``), else as :attr:`loose`."""
+        held = frozenset(k for k in kinds if k.startswith(HELD))
+        if entry is None:
+            changed = not held <= self.loose.get(key, _NONE)
+            self.loose[key] = self.loose.get(key, _NONE) | held
+        else:
+            changed = not held <= self.entries.get((key, entry), _NONE)
+            self.entries[(key, entry)] = self.entries.get((key, entry), _NONE) | held
+            self.keyed.add(key)
         if not kinds or kinds <= self.names.get(key, _NONE):
-            return False
+            return changed
         self.names[key] = self.names.get(key, _NONE) | kinds
         return True
+
+    def _constant_key(self, node: ast.expr) -> str | None:
+        """The key ``node`` folds to, where it is a constant text: a mapping's key. An index is
+        none (``buf[-1]`` is ``buf[1]`` of a pair, and ``del``, ``insert`` and ``pop`` shift what
+        an index names), so a list's entries are read together."""
+        value = None if isinstance(node, ast.Slice) else self.fold(node)
+        return value if isinstance(value, str) else None
+
+    def _entry(self, container: ast.expr, key: ast.expr) -> frozenset[str] | None:
+        """The taint of ``container[key]`` (or ``.get(key)``) where the container is a name some
+        entries of which were stored under constant keys and ``key`` is a constant: the container's
+        own, what it took otherwise (:attr:`loose`) and what was stored under that key; None
+        elsewhere (every element's taint is then read)."""
+        wanted = self._constant_key(key)
+        if not isinstance(container, ast.Name) or wanted is None:
+            return None
+        name = self._key(container.id, container)
+        if name not in self.keyed:
+            return None
+        kinds = self.of(container)
+        held = frozenset(k for k in kinds if k.startswith(HELD))
+        kept = held & (self.loose.get(name, _NONE) | self.entries.get((name, wanted), _NONE))
+        return _unwrapped((kinds - held) | kept) | self.of(key)
 
     def _bind_attribute(self, name: str, kinds: frozenset[str]) -> bool:
         if kinds <= self.attributes.get(name, _NONE):
@@ -704,7 +824,9 @@ class _Taint:
 
     def _handed_records(self) -> list[tuple[int, str]]:
         """The parameters ``logging`` hands a record through (:data:`LOGGED`): a method of
-        :data:`RECORD_METHODS` (after ``self``), a function or lambda given to ``addFilter``."""
+        :data:`RECORD_METHODS` (after ``self``), a function or lambda given to ``addFilter``, put
+        in place of a handler's method (``h.emit = lambda record: ...``) or configured by
+        ``logging.config.dictConfig`` (:meth:`_configured_readers`)."""
         keys: list[tuple[int, str]] = []
         for node in ast.walk(self.tree):
             readers: list[tuple[_Callable, int]] = []
@@ -717,14 +839,59 @@ class _Taint:
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args:
                 given = node.args[0]
                 if node.func.attr == "addFilter":
-                    found: list[_Callable] = [given] if isinstance(given, ast.Lambda) else []
-                    found += self.callables.get(given.id, []) if isinstance(given, ast.Name) else []
-                    readers = [(f, 0) for f in found]
+                    readers = [(f, 0) for f in self._functions_given(given)]
+                elif node.func.attr == "dictConfig":
+                    readers = [(f, 0) for f in self._configured_readers(given)]
+            elif isinstance(node, ast.Assign):
+                readers = [
+                    (f, 0)
+                    for target in node.targets
+                    if isinstance(target, ast.Attribute) and target.attr in RECORD_METHODS
+                    for f in self._functions_given(node.value)
+                ]
             for function, position in readers:
                 parameters = [*function.args.posonlyargs, *function.args.args]
                 if position < len(parameters):
                     keys.append((id(function), parameters[position].arg))
         return keys
+
+    def _functions_given(self, node: ast.expr) -> list[_Callable]:
+        """The functions ``node`` hands over: a lambda, or the module's functions of its name."""
+        if isinstance(node, ast.Lambda):
+            return [node]
+        return list(self.callables.get(node.id, [])) if isinstance(node, ast.Name) else []
+
+    def _configured_readers(self, config: ast.expr, depth: int = 0) -> list[_Callable]:
+        """The functions a ``logging.config.dictConfig`` configuration (a display, through the names
+        it is assigned) hands records to: what a ``'()'`` factory returns (``{'()': lambda:
+        _keep}``), or a function given in place of a filter or handler (``'filters': [_grab]``)."""
+        if depth > 8:
+            return []
+        if isinstance(config, ast.Name):
+            values = self.values.get(self._key(config.id, config), [])
+            return [f for value in values for f in self._configured_readers(value, depth + 1)]
+        found: list[_Callable] = []
+        if isinstance(config, ast.Dict):
+            for key, value in zip(config.keys, config.values, strict=True):
+                if key is not None and self.fold(key) == "()":
+                    found += [
+                        made for factory in self._functions_given(value) for made in self._made_by(factory)
+                    ]
+                else:
+                    found += self._functions_given(value) + self._configured_readers(value, depth + 1)
+        elif isinstance(config, ast.List | ast.Tuple):
+            for element in config.elts:
+                found += self._functions_given(element) + self._configured_readers(element, depth + 1)
+        return found
+
+    def _made_by(self, factory: _Callable) -> list[_Callable]:
+        """The functions a factory returns (a lambda's body, a function's ``return`` values)."""
+        if isinstance(factory, ast.Lambda):
+            return self._functions_given(factory.body)
+        returned = [
+            n.value for n in own_nodes(factory.body) if isinstance(n, ast.Return) and n.value is not None
+        ]
+        return [function for value in returned for function in self._functions_given(value)]
 
     def _bind_kept(self, call: ast.Call) -> bool:
         """What a mutator keeps (``seen.append(filename)``, ``add``, ``insert``, ``extend``,
@@ -739,13 +906,15 @@ class _Taint:
             return False
         if not isinstance(func.value, ast.Name):  # an attribute's taint is by name, module-wide
             return False
-        given = call.args[1:] if func.attr == "insert" else call.args
+        given = call.args[1:] if func.attr in _KEYED_KEEPERS else call.args
         kinds = _NONE
         for value in given:
             found = self.of(value)
             kinds |= _held(found) | (_container(found) if func.attr in _MERGERS else _NONE)
             kinds |= _unwrapped(found) if func.attr == "add" else _NONE  # a set keeps one of equals
-        return self._bind(func.value, kinds) if kinds else False
+        mapped = func.attr in _KEYED_KEEPERS - {"insert"}  # stored under its key, as d[k] = v
+        entry = self._constant_key(call.args[0]) if mapped else None
+        return self._bind(func.value, kinds, entry) if kinds else False
 
     def _records_warnings(self, context: ast.expr) -> frozenset[str]:
         """:data:`WARNED` for ``warnings.catch_warnings(record=True)``: the list it yields."""
@@ -1073,6 +1242,12 @@ class _Taint:
         """The taint of an expression: :data:`FACT`, :data:`OWN`, both or neither."""
         if node is None:
             return _NONE
+        if (
+            self.depth
+            and isinstance(node, ast.Name | ast.Attribute)
+            and self.name_of(node)[:2] == ("sys", "argv")
+        ):
+            return _NONE  # a script's arguments: what the module running it wrote
         if isinstance(node, ast.Name):
             if node.id in OWN_LOCATION:
                 return frozenset({OWN})
@@ -1110,6 +1285,8 @@ class _Taint:
             return self._call(node)
         if isinstance(node, ast.Subscript) and self._fact_name(self.name_of(node)):
             return frozenset({FACT})
+        if isinstance(node, ast.Subscript) and (entry := self._entry(node.value, node.slice)) is not None:
+            return entry
         if isinstance(node, ast.Lambda):
             return self.of(node.body)
         if isinstance(node, ast.IfExp):  # the value chosen; the switch is judged where it decides
@@ -1255,6 +1432,11 @@ class _Taint:
             return self._query(node.func.value, node.func.attr)
         if self._runs_a_host_program(node, name):
             return frozenset({FACT})
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in _ENTRY_READERS and first is not None:
+            entry = self._entry(func.value, first)
+            if entry is not None:
+                return entry | frozenset().union(*(self.of(a) for a in node.args[1:]))
         kinds = self.of(node.func)
         if (name and name[0] in PASS_THROUGH) or (
             len(name) == 1 and name[0] in _BUILTINS and name[0] not in self._local
@@ -1289,11 +1471,74 @@ class _Taint:
         if any(self._enciphered(part) for part in self._command_parts(given)):
             return True
         argvs = self._words(given)
+        status = name[:2] in STATUS_RUNNERS
+        scripts = None
+        if self.scripts is not None:
+            scripts = self._script_status_reads if status else self._script_reads
         if shell:
             return any(
-                host_line(word, self._code_reads) for argv in argvs for word in argv if word is not None
+                host_line(word, self._code_reads, scripts)
+                for argv in argvs
+                for word in argv
+                if word is not None
             )
-        return any(host_argv(argv, self._code_reads) for argv in argvs)
+        return any(host_argv(argv, self._code_reads, scripts) for argv in argvs)
+
+    def _script_reads(self, path: str, runner: str, printed: bool = True) -> bool:
+        """Whether the diff's file ``path``, run as a program by ``runner`` (``"python"``,
+        ``"shell"``, or ``""``: its ``#!`` line, else its name, says), puts a fact in its output
+        (``printed``) or its exit status: a shell script any of whose commands reads the host
+        (:func:`.host_programs.host_script`), a Python one that decides on a fact, or exits with
+        one or (``printed``) prints one (:meth:`_outputs_a_fact`)."""
+        assert self.scripts is not None
+        key = (path, runner, printed)
+        if key not in self._script_verdicts:
+            self._script_verdicts[key] = False  # a script that runs itself reads nothing more so
+            text = self.scripts.text_of(path) if self.depth < _SCRIPT_DEPTH else None
+            self._script_verdicts[key] = text is not None and self._reads_in_script(
+                path, text, runner, printed
+            )
+        return self._script_verdicts[key]
+
+    def _script_status_reads(self, path: str, runner: str) -> bool:
+        """:meth:`_script_reads` for a runner that gives only the exit status (:data:`STATUS_RUNNERS`):
+        what the script prints does not reach the module."""
+        return self._script_reads(path, runner, printed=False)
+
+    def _reads_in_script(self, path: str, text: str, runner: str, printed: bool) -> bool:
+        assert self.scripts is not None
+        first = text.split("\n", 1)[0]
+        if not runner:
+            runner = ("python" if "python" in first else "shell") if first.startswith("#!") else ""
+            runner = runner or ("python" if path.endswith(".py") else "shell")
+        if runner == "shell":
+            return host_script(text, self._code_reads, self._script_reads)
+        parsed = self.scripts.parsed(text)
+        if parsed is None:
+            return False
+        inner = _Taint(*parsed, self.scripts, self.depth + 1)
+        return inner.decisions() > 0 or inner._outputs_a_fact(printed)
+
+    def _outputs_a_fact(self, printed: bool) -> bool:
+        """Whether the module exits with a fact, or (``printed``) prints one or writes one to a
+        standard stream (a script another runs: its output is then the fact). The clock and chance
+        are left out (:data:`DRAWN`): a test script prints how long it took."""
+        for node in ast.walk(self.tree):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            writes = (
+                isinstance(func, ast.Attribute)
+                and func.attr in ("write", "writelines")
+                and self.name_of(func.value)[:2] in _STANDARD_STREAMS
+            )
+            name = self.name_of(func)
+            if (printed and (writes or name == ("print",))) or name in _EXITS:
+                for argument in node.args:
+                    kinds = _unwrapped(self.of(argument))
+                    if FACT in kinds and DRAWN not in kinds:
+                        return True
+        return False
 
     def _command_parts(self, node: ast.expr, depth: int = 0) -> list[ast.expr]:
         """The expressions a command is made of: ``node``, a display's elements, a concatenation's
@@ -1367,17 +1612,114 @@ class _Taint:
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and self.fold(node) is None:
             left, right = self._words(node.left, depth + 1), self._words(node.right, depth + 1)
             return [argv + more for argv in left for more in right][:16]
-        if isinstance(node, ast.Name) and (values := self.values.get(self._key(node.id, node))):
-            return [argv for value in values for argv in self._words(value, depth + 1)][:16]
-        if isinstance(node, ast.Call) and (line := self._split_line(node)) is not None:
+        if taken := self._taken(node, depth):
+            return [argv for value in taken for argv in self._words(value, depth + 1)][:16]
+        if isinstance(node, ast.Call) and (lines := self._split_lines(node, depth)):
             # the line's words as bash splits them (operators apart: at least every word
             # ``shlex.split`` gives, and a host path glued to a pipe stands alone); an open quote:
             # the words as they stand
-            words = bash_words(line)
-            return [list(line.split() if words is None else words)]
+            found: list[list[str | None]] = []
+            for line in lines:
+                words = bash_words(line)
+                found.append(list(line.split() if words is None else words))
+            return found[:16]
         if self.name_of(node) == ("sys", "executable"):
             return [["python"]]  # the interpreter: its -c code is read (:meth:`_code_reads`)
         return [[self._spelt_path(node)]]
+
+    def _taken(self, node: ast.expr, depth: int) -> list[ast.expr]:
+        """The expressions a command written as ``node`` is taken from, where it is no literal
+        (fxforge9's "left": a command from data names a host program all the same): what a name
+        is assigned or a loop gives it (``for cmd in PROBES``), a class's or an attribute's
+        constant (``_Cfg.PROBE``), a table's entry (``CMDS['who']``, ``TOOLS.get('cpus')``,
+        ``ARGVS[1]``: the entry a constant key picks, else every entry), data parsed from a
+        constant (``json.loads('["ps", "-e"]')``, ``ast.literal_eval``), ``list(...)`` or
+        ``tuple(...)`` of one of those."""
+        if isinstance(node, ast.Name):
+            key = self._key(node.id, node)
+            looped = [
+                entry
+                for table, place in self.iterated.get(key, [])
+                for entry in self._looped(table, place, depth)
+            ]
+            return [*self.values.get(key, []), *self.unpacked.get(key, []), *looped]
+        if isinstance(node, ast.Attribute):
+            owner = node.value.id if isinstance(node.value, ast.Name) else ""
+            constants = [
+                value
+                for cls in (self.class_bodies.get(owner, []) if owner in self.class_names else [])
+                for value in self.values.get((id(cls), node.attr), [])
+            ]
+            if constants or owner in self._imported:  # a module's member (``os.sep``) is no table
+                return constants
+            return self.attribute_values.get(node.attr, [])
+        if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
+            return self._entries(node.value, node.slice, depth)
+        if not isinstance(node, ast.Call):
+            return []
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "get" and node.args:
+            return [*self._entries(node.func.value, node.args[0], depth), *node.args[1:2]]
+        if (parsed := self._parsed_data(node)) is not None:
+            return [parsed]
+        copies = self.resolve(node.func) in (("list",), ("tuple",))
+        return [node.args[0]] if copies and len(node.args) == 1 and not node.keywords else []
+
+    def _looped(self, iterated: ast.expr, place: int | None, depth: int) -> list[ast.expr]:
+        """What a loop over ``iterated`` gives the name at ``place`` of its target (None: the
+        whole element): an entry, or that part of one (``enumerate``'s second, ``zip``'s
+        ``place``-th table, a mapping's ``items()``' values, a display's ``place``-th element)."""
+        if place is None:
+            return self._entries(iterated, None, depth)
+        if isinstance(iterated, ast.Call):
+            name = self.resolve(iterated.func)
+            if name == ("enumerate",) and iterated.args:
+                return self._entries(iterated.args[0], None, depth) if place == 1 else []
+            if name == ("zip",) and place < len(iterated.args):
+                return self._entries(iterated.args[place], None, depth)
+            if isinstance(iterated.func, ast.Attribute) and iterated.func.attr == "items" and place == 1:
+                return self._entries(iterated.func.value, None, depth)
+        index = ast.Constant(place)
+        return [
+            part
+            for entry in self._entries(iterated, None, depth)
+            for part in self._entries(entry, index, depth + 1)
+        ]
+
+    def _entries(self, table: ast.expr, key: ast.expr | None, depth: int) -> list[ast.expr]:
+        """The entries of ``table`` (a display, or what :meth:`_taken` says it is taken from) that
+        ``table[key]`` may be: the one a constant key picks, else (no key: a loop) every one."""
+        if depth > 8:
+            return []
+        wanted = self.fold(key) if key is not None else None
+        if isinstance(table, ast.Dict):
+            pairs = [(k, v) for k, v in zip(table.keys, table.values, strict=True) if k is not None]
+            if wanted is None:
+                return [value for _, value in pairs]
+            return [value for k, value in pairs if self.fold(k) == wanted]
+        if isinstance(table, ast.List | ast.Tuple | ast.Set):
+            elements = [e.value if isinstance(e, ast.Starred) else e for e in table.elts]
+            spread = any(isinstance(e, ast.Starred) for e in table.elts)
+            if isinstance(wanted, int) and not spread and -len(elements) <= wanted < len(elements):
+                return [elements[wanted]]
+            return elements
+        if isinstance(table, ast.Call) and self.resolve(table.func) == ("dict",):  # dict(who=[...])
+            named = [k.value for k in table.keywords if k.arg is not None and wanted in (None, k.arg)]
+            return named + [entry for given in table.args for entry in self._entries(given, key, depth + 1)]
+        return [
+            entry for inner in self._taken(table, depth + 1) for entry in self._entries(inner, key, depth + 1)
+        ]
+
+    def _parsed_data(self, call: ast.Call) -> ast.expr | None:
+        """The literal ``json.loads`` or ``ast.literal_eval`` makes of a constant text, as a display."""
+        reader = self.name_of(call.func)
+        text = self.fold(call.args[0]) if call.args and reader in _DATA_PARSERS else None
+        if not isinstance(text, str):
+            return None
+        try:
+            value = _DATA_PARSERS[reader](text)
+            return ast.parse(repr(value), mode="eval").body
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return None
 
     def _spelt_path(self, node: ast.AST, depth: int = 0) -> str | None:
         """The text a word folds to, or the path ``pathlib``/``os.path`` build of constants
@@ -1403,15 +1745,20 @@ class _Taint:
         spelt = [part for part in parts if part is not None]
         return posixpath.join(*spelt) if len(spelt) == len(parts) else None
 
-    def _split_line(self, call: ast.Call) -> str | None:
-        """The constant line ``shlex.split(line)`` or ``line.split()`` splits into an argv."""
+    def _split_lines(self, call: ast.Call, depth: int) -> list[str]:
+        """The constant lines ``shlex.split(line)`` or ``line.split()`` splits into an argv: the
+        line folded, else each constant it is taken from (``shlex.split(LINES['cpus'])``)."""
         if self.name_of(call.func) == ("shlex", "split") and call.args:
-            line = self.fold(call.args[0])
+            given: ast.expr = call.args[0]
         elif isinstance(call.func, ast.Attribute) and call.func.attr == "split" and not call.args:
-            line = self.fold(call.func.value)
+            given = call.func.value
         else:
-            return None
-        return line if isinstance(line, str) else None
+            return []
+        line = self.fold(given)
+        if isinstance(line, str):
+            return [line]
+        folded = [self.fold(value) for value in self._taken(given, depth + 1)]
+        return [value for value in folded if isinstance(value, str)]
 
     def _descriptor_call(self, node: ast.Call) -> bool:
         """A call of a :data:`DESCRIPTOR_MODULES` function on a constant descriptor
@@ -1862,12 +2209,22 @@ class _Taint:
         return operation(left, right)
 
 
+_DATA_PARSERS: Mapping[tuple[str, ...], Callable[[str], object]] = {
+    ("json", "loads"): json.loads,
+    ("ast", "literal_eval"): ast.literal_eval,
+}
+"""Readers of a literal from text: a command parsed from a constant is the command it spells."""
 _ALLOCATORS = frozenset({"bytearray", "bytes"})
 """Builtins whose integer argument is a size to allocate."""
 _DATA_LOADS = frozenset({("load",), ("loads",), ("safe_load",), ("read_text",), ("read",), ("readline",)})
 """Reads that take what a file (or a handle on one) holds, beside the file-system queries."""
-_KEEPERS = frozenset({"append", "extend", "add", "insert", "appendleft", "put"})
+_ENTRY_READERS = frozenset({"get", "pop", "setdefault"})
+"""A mapping's methods that give the entry of the key they are given first (or their default)."""
+_KEEPERS = frozenset({"append", "extend", "add", "insert", "appendleft", "put", "__setitem__", "setdefault"})
 """Mutators that keep what they are given."""
+_KEYED_KEEPERS = frozenset({"insert", "__setitem__", "setdefault"})
+"""Mutators given a position or key first, the value kept after it (``_seen.__setitem__(0, v)``
+stores as ``_seen[0] = v`` does)."""
 _MERGERS = frozenset({"extend", "update", "extendleft"})
 """Mutators that keep each element of what they are given (:meth:`_Taint._bind_kept`)."""
 
@@ -1925,18 +2282,36 @@ def _as_given(kinds: frozenset[str]) -> frozenset[str]:
     return kinds
 
 
+def _as_keys(kinds: frozenset[str]) -> frozenset[str]:
+    """``kinds`` of what a set or a dict's keys are made of: equal ones are kept once, so the
+    container's length reads them too."""
+    return kinds | _unwrapped(kinds)
+
+
 _ARGUMENT_TAINT: Mapping[tuple[str, ...], Callable[[frozenset[str]], frozenset[str]]] = {
     **dict.fromkeys([("len",), ("bool",)], _container),
     **dict.fromkeys(
         [("list",), ("tuple",), ("sorted",), ("reversed",), ("iter",)],
         _as_given,
     ),
-    **dict.fromkeys([("set",), ("frozenset",), ("dict",)], lambda kinds: kinds | _unwrapped(kinds)),
+    **dict.fromkeys([("set",), ("frozenset",), ("dict",)], _as_keys),
+    **dict.fromkeys([("collections", "deque"), ("itertools", "chain"), ("itertools", "islice")], _as_given),
+    **dict.fromkeys(
+        [
+            ("collections", "Counter"),
+            ("collections", "OrderedDict"),
+            ("collections", "OrderedDict", "fromkeys"),
+        ],
+        _as_keys,
+    ),
 }
 """What a builtin's result takes of an argument's taint: a count (``len``, ``bool``) the container's
 own, a container of the same elements (``list``, ``sorted``...) all of it, a set or a dict of them
 its elements as its own too (equal ones are kept once, so its length reads them); any other builtin
-reads the elements (:func:`_unwrapped`: ``max(rw)``, ``str(rw)``)."""
+reads the elements (:func:`_unwrapped`: ``max(rw)``, ``str(rw)``). ``collections``' and
+``itertools``' containers of the same elements are read as the builtins' (``deque``, ``chain``;
+``Counter``, ``OrderedDict`` by keys); read as any other function of those modules, they gave the
+elements as their own taint, so ``if deque(files):`` decided on what a file was named (session 48)."""
 
 
 def _grows(node: ast.AugAssign) -> bool:

@@ -35,7 +35,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 
-from trajectory_platform.curation.verify.environment_facts import environment_decisions
+from trajectory_platform.curation.verify.environment_facts import Scripts, environment_decisions
 
 ORACLE_PROBE_CODES = ("test_source_reference", "workspace_scan", "oracle_environment_probe")
 
@@ -185,7 +185,7 @@ def _scans(call: ast.Call, resolve: Resolve, fold: Fold) -> bool:
     return _workspace_root(first, resolve, fold)
 
 
-def count_probes(tree: ast.AST, resolve: Resolve, fold: Fold) -> Counter[str]:
+def count_probes(tree: ast.AST, resolve: Resolve, fold: Fold, scripts: Scripts | None = None) -> Counter[str]:
     """Occurrences of each :data:`ORACLE_PROBE_CODES` class in a parsed module; ``resolve`` gives
     a node's dotted name through the module's imports, ``fold`` a string built from constants."""
     found: Counter[str] = Counter()
@@ -202,5 +202,5 @@ def count_probes(tree: ast.AST, resolve: Resolve, fold: Fold) -> Counter[str]:
                 found["workspace_scan"] += 1
             if resolve(node.func)[-2:] in _IDENTITY:
                 found["oracle_environment_probe"] += 1
-    found["oracle_environment_probe"] += environment_decisions(tree, resolve, fold)
+    found["oracle_environment_probe"] += environment_decisions(tree, resolve, fold, scripts)
     return +found

@@ -24,6 +24,9 @@ from trajectory_platform.curation.verify.environment_facts import (
     IMPLEMENTATION_MODULES,
     REEXPORTED_MODULES,
     RUNTIME_MODULES,
+    Fold,
+    Resolve,
+    Scripts,
     canonical_name,
     fact_module,
     own_nodes,
@@ -1215,6 +1218,41 @@ def inspect_source(
     return _inspect(tree, {}, {}, 0, workspace, files)
 
 
+def _readers(
+    tree: ast.AST,
+    files: Mapping[str, str] | None,
+    outer_aliases: Mapping[str, tuple[str, ...]] | None = None,
+    outer_names: Mapping[str, ast.AST] | None = None,
+) -> tuple[dict[str, tuple[str, ...]], dict[str, ast.AST], Resolve, Fold]:
+    """A module's imports and constant bindings (over those of the module its text runs in:
+    ``outer_*``), and the resolver and folder the screens read it with."""
+    exports = _workspace_exports(files) if files else {}
+    aliases = {**(outer_aliases or {}), **_aliases(tree, files, exports)}
+    names = {**(outer_names or {}), **_constant_bindings(tree, files)}
+    return (
+        aliases,
+        names,
+        lambda node: _exported(_resolved(node, aliases, names, files), exports),
+        lambda node: _fold(node, names),
+    )
+
+
+def _scripts(files: Mapping[str, str] | None) -> Scripts | None:
+    """The diff's files as the screens read a script a module runs as a program
+    (:class:`.environment_facts.Scripts`): a Python one parsed and read as any module is."""
+    if not files:
+        return None
+
+    def parsed(text: str) -> tuple[ast.Module, Resolve, Fold] | None:
+        tree, _ = parse_python(text)
+        if not isinstance(tree, ast.Module):
+            return None
+        _, _, resolve, fold = _readers(tree, files)
+        return tree, resolve, fold
+
+    return Scripts(files, parsed)
+
+
 def _inspect(
     tree: ast.AST,
     outer_aliases: dict[str, tuple[str, ...]],
@@ -1225,15 +1263,9 @@ def _inspect(
 ) -> Counter[str]:
     """:func:`inspect_source` of ``tree``, which is code text found at ``depth`` inside a module
     whose imports and constant bindings are ``outer_*`` (the text runs in that module's scope)."""
-    exports = _workspace_exports(files) if files else {}
-    aliases = {**outer_aliases, **_aliases(tree, files, exports)}
-    names = {**outer_names, **_constant_bindings(tree, files)}
+    aliases, names, resolve, fold = _readers(tree, files, outer_aliases, outer_names)
     bindings = bindings_of(tree)
-    found = count_probes(
-        tree,
-        lambda node: _exported(_resolved(node, aliases, names, files), exports),
-        lambda node: _fold(node, names),
-    )
+    found = count_probes(tree, resolve, fold, _scripts(files))
     gated = state_gated_results(tree, workspace)
     if gated:
         found["process_state_gate"] += gated
