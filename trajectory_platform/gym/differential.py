@@ -72,7 +72,7 @@ from typing import TypeVar
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.isolation import RUNNER_MOUNT, Profile, ordinary_profile
 from trajectory_platform.gym.judge import ANSWER_FILE, ANSWER_VARIABLE, JudgeServer
-from trajectory_platform.gym.python_trees import parse_tree
+from trajectory_platform.gym.python_trees import parse_tree, walk_once, walked
 from trajectory_platform.gym.sandbox import FILE_SIZE_LIMIT_BYTES, Workspace, derive_schedule_seed
 from trajectory_platform.gym.shell import GIT_DIR, Checkouts
 from trajectory_platform.gym.warm_start import read_own_file
@@ -218,7 +218,7 @@ def _header(tree: ast.Module) -> tuple[str, set[str]]:
     ]
     bound: set[str] = set()
     for node in kept:
-        for sub in ast.walk(node):
+        for sub in walked(node):
             if isinstance(sub, ast.alias):
                 bound.add(sub.asname or sub.name.split(".")[0])
             elif isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
@@ -239,9 +239,9 @@ def _literal(node: ast.AST) -> bool:
 def _self_contained(expression: ast.expr, bound: set[str]) -> bool:
     """Whether ``expression`` reads only names the module header binds, builtins, and names it
     binds itself (lambda parameters, comprehension targets)."""
-    own = {a.arg for n in ast.walk(expression) if isinstance(n, ast.Lambda) for a in n.args.args}
-    own |= {n.id for n in ast.walk(expression) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-    loads = {n.id for n in ast.walk(expression) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    own = {a.arg for n in walked(expression) if isinstance(n, ast.Lambda) for a in n.args.args}
+    own |= {n.id for n in walked(expression) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    loads = {n.id for n in walked(expression) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     return loads <= bound | own | set(dir(builtins))
 
 
@@ -249,7 +249,7 @@ def asserted_expressions(test: ast.FunctionDef, bound: set[str]) -> list[ast.exp
     """The subjects of ``assert <subject> == <literal>`` (either side) in ``test`` that call
     something and are self-contained (:func:`_self_contained`)."""
     subjects = []
-    for node in ast.walk(test):
+    for node in walked(test):
         if not (isinstance(node, ast.Assert) and isinstance(node.test, ast.Compare)):
             continue
         compare = node.test
@@ -260,7 +260,7 @@ def asserted_expressions(test: ast.FunctionDef, bound: set[str]) -> list[ast.exp
         if (
             subject is not None
             and not _literal(subject)
-            and any(isinstance(n, ast.Call) for n in ast.walk(subject))
+            and any(isinstance(n, ast.Call) for n in walked(subject))
             and _self_contained(subject, bound)
         ):
             subjects.append(subject)
@@ -277,7 +277,7 @@ def call_sites(test: ast.FunctionDef, bound: set[str]) -> list[ast.Call]:
 
     def visit(node: ast.AST) -> None:
         if isinstance(node, ast.Call) and _self_contained(node, bound):
-            reads = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+            reads = {n.id for n in walked(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
             if reads & bound:
                 found.append(node)
                 return
@@ -294,11 +294,11 @@ def _perturbable(expression: ast.expr) -> list[ast.AST]:
     subscripts with, a dict display's keys, or a constant equal to one of those (``load()['port']``,
     ``transfer({'a': 50, 'b': 10}, 'a', 'b', 20)`` name fields; changing one asks another question). A tuple
     keeps its length (it is a record: ``(qty, price)``); its members are inputs of their own."""
-    keys = {id(n) for s in ast.walk(expression) if isinstance(s, ast.Subscript) for n in ast.walk(s.slice)}
-    keys |= {id(k) for s in ast.walk(expression) if isinstance(s, ast.Dict) for k in s.keys if k is not None}
-    names = {n.value for n in ast.walk(expression) if id(n) in keys and isinstance(n, ast.Constant)}
+    keys = {id(n) for s in walk_once(expression) if isinstance(s, ast.Subscript) for n in walk_once(s.slice)}
+    keys |= {id(k) for s in walk_once(expression) if isinstance(s, ast.Dict) for k in s.keys if k is not None}
+    names = {n.value for n in walk_once(expression) if id(n) in keys and isinstance(n, ast.Constant)}
     leaves: list[ast.AST] = []
-    for node in ast.walk(expression):
+    for node in walk_once(expression):
         if id(node) in keys or (isinstance(node, ast.Constant) and node.value in names):
             continue
         literal = isinstance(node, ast.Constant) and type(node.value) in (int, float, str)
@@ -449,7 +449,7 @@ def _inputs(groups: list[list[ast.AST]]) -> list[list[ast.AST]]:
         for group in groups
         if isinstance(group[0], ast.List)
         for member in group[0].elts
-        for node in ast.walk(member)
+        for node in walk_once(member)
     }
     return [group for group in groups if id(group[0]) not in inner]
 
@@ -513,7 +513,7 @@ def _change(node: ast.AST, change: str, band: int, lengths: dict[int, int], rng:
             _far(node, band, lengths, rng)
         return
     _far(node, band, lengths, rng)
-    numbers = [n for n in ast.walk(node) if isinstance(n, ast.Constant) and type(n.value) in (int, float)]
+    numbers = [n for n in walk_once(node) if isinstance(n, ast.Constant) and type(n.value) in (int, float)]
     chosen = [n for n in numbers if rng.random() < 0.5] or numbers[:1]
     for member in chosen:
         assert isinstance(member.value, int | float)
@@ -522,7 +522,7 @@ def _change(node: ast.AST, change: str, band: int, lengths: dict[int, int], rng:
 
 def _numeric(group: list[ast.AST]) -> bool:
     """Whether a group of :func:`_groups` is a number or a list holding numbers."""
-    return any(isinstance(n, ast.Constant) and type(n.value) in (int, float) for n in ast.walk(group[0]))
+    return any(isinstance(n, ast.Constant) and type(n.value) in (int, float) for n in walk_once(group[0]))
 
 
 def retyped_copies(expression: ast.expr, rng: random.Random) -> list[str]:
@@ -595,7 +595,7 @@ def cast_copies(expression: ast.expr) -> list[str]:
         for position, group in enumerate(numeric):
             if position not in plan:
                 continue
-            for node in (n for member in group for n in ast.walk(member)):
+            for node in (n for member in group for n in walk_once(member)):
                 if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
                     node.value = node.value if isinstance(node.value, bool) else _cast(node.value)
         text = ast.unparse(variant)
@@ -721,16 +721,16 @@ def _constants_of(tree: ast.AST) -> tuple[set[_Typed], set[tuple[_Typed, ...]]]:
     comparison, tuple display or ``case`` sequence in source order (:data:`_VECTOR_NODES`)."""
     scalars: set[_Typed] = {
         (type(n.value), n.value)
-        for n in ast.walk(tree)
+        for n in walked(tree)
         if isinstance(n, ast.Constant) and _scalar(n.value) and not isinstance(n.value, bool)
     }
     texts = [v for _, v in scalars if isinstance(v, str)]
     scalars |= {(int, int(v)) for v in texts if _INTEGER_TEXT.fullmatch(v)}
     vectors: set[tuple[_Typed, ...]] = set()
-    for node in ast.walk(tree):
+    for node in walked(tree):
         if isinstance(node, _VECTOR_NODES):
             leaves = sorted(
-                (n for n in ast.walk(node) if isinstance(n, ast.Constant) and _scalar(n.value)),
+                (n for n in walked(node) if isinstance(n, ast.Constant) and _scalar(n.value)),
                 key=lambda n: (n.lineno, n.col_offset),
             )
             if len(leaves) >= 2:
@@ -777,11 +777,11 @@ def _equations(tree: ast.AST) -> set[tuple[str, tuple[str, ...], str, int]]:
     """Each equality (``==``, ``!=``) of a function's parameters' integer arithmetic with an
     integer constant, in that function (:attr:`Dictionary.equations`)."""
     found = set()
-    for function in ast.walk(tree):
+    for function in walked(tree):
         if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
         parameters = tuple(a.arg for a in [*function.args.posonlyargs, *function.args.args])
-        for node in ast.walk(function):
+        for node in walked(function):
             if not isinstance(node, ast.Compare) or len(node.ops) != 1:
                 continue
             if not isinstance(node.ops[0], ast.Eq | ast.NotEq):
@@ -790,7 +790,7 @@ def _equations(tree: ast.AST) -> set[tuple[str, tuple[str, ...], str, int]]:
             expression, constant = (left, right) if isinstance(right, ast.Constant) else (right, left)
             if not isinstance(constant, ast.Constant):  # both sides arithmetic: their difference is 0
                 expression, constant = ast.BinOp(left, ast.Sub(), right), ast.Constant(0)
-            names = {n.id for n in ast.walk(expression) if isinstance(n, ast.Name)}
+            names = {n.id for n in walked(expression) if isinstance(n, ast.Name)}
             value = getattr(constant, "value", None)
             arithmetic = names and _integer_value(expression, dict.fromkeys(names, 1)) is not None
             if type(value) is int and arithmetic and names <= set(parameters):
@@ -815,7 +815,7 @@ def _solved_copies(expression: ast.expr, dictionary: Dictionary) -> list[str]:
     """Copies of ``expression`` in which one integer argument of a call of a function with an added
     equality (:attr:`Dictionary.equations`) makes that equality hold, the call's other arguments
     as tested: an arithmetic trigger (``a * 31 + b == 41489``) spells no input constant."""
-    calls = [n for n in ast.walk(expression) if isinstance(n, ast.Call)]
+    calls = [n for n in walked(expression) if isinstance(n, ast.Call)]
     out = []
     for function, parameters, source, target in dictionary.equations:
         arithmetic = ast.parse(source, mode="eval").body
@@ -832,7 +832,7 @@ def _solved_copies(expression: ast.expr, dictionary: Dictionary) -> list[str]:
                 if x is None or x == values[position]:
                     continue
                 variant = _copied(expression)
-                argument = [n for n in ast.walk(variant) if isinstance(n, ast.Call)][index].args[position]
+                argument = [n for n in walk_once(variant) if isinstance(n, ast.Call)][index].args[position]
                 assert isinstance(argument, ast.Constant)
                 argument.value = x
                 out.append(ast.unparse(variant))
