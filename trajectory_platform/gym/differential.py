@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import hashlib
 import hmac
 import json
@@ -650,11 +651,27 @@ class Subject:
 
 def sealed_subjects(fixture: Fixture) -> list[Subject]:
     """Every asserted expression (:func:`asserted_expressions`) and every other call site
-    (:func:`call_sites`) of ``fixture``'s FAIL_TO_PASS and PASS_TO_PASS tests, once per test."""
-    judged = set(fixture.fail_to_pass) | set(fixture.pass_to_pass)
+    (:func:`call_sites`) of ``fixture``'s FAIL_TO_PASS and PASS_TO_PASS tests, once per test.
+
+    A pure function of the sealed tests and the two test lists, so it is read once per fixture
+    (verification asks for it about twice an episode: the static literal scan and the
+    differential); the subjects' trees are shared and only read (every draw copies before it
+    changes)."""
+    return list(
+        _sealed_subjects(
+            tuple(sorted(fixture.sealed_tests.items())),
+            frozenset(fixture.fail_to_pass) | frozenset(fixture.pass_to_pass),
+        )
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _sealed_subjects(
+    sealed_tests: tuple[tuple[str, str], ...], judged: frozenset[str]
+) -> tuple[Subject, ...]:
     out: list[Subject] = []
     headers = 0
-    for path, text in sorted(fixture.sealed_tests.items()):
+    for path, text in sealed_tests:
         if not path.endswith(".py"):
             continue
         try:
@@ -674,7 +691,7 @@ def sealed_subjects(fixture: Fixture) -> list[Subject]:
                     seen.add(text_of)
                     out.append(Subject(test_id, headers, header, expression, expression in asserted))
         headers += 1
-    return out
+    return tuple(out)
 
 
 DICTIONARY_COPIES = 12
@@ -839,6 +856,25 @@ def _solved_copies(expression: ast.expr, dictionary: Dictionary) -> list[str]:
     return out
 
 
+_Constants = tuple[
+    frozenset[_Typed], frozenset[tuple[_Typed, ...]], frozenset[tuple[str, tuple[str, ...], str, int]]
+]
+_NO_CONSTANTS: _Constants = (frozenset(), frozenset(), frozenset())
+
+
+@functools.lru_cache(maxsize=256)
+def _module_constants(text: str) -> _Constants | None:
+    """The scalars and vectors (:func:`_constants_of`) and the equations (:func:`_equations`) of one
+    module's text, None where it does not parse; once per text while it is among the last 256: the
+    reference side (S0's file) is the same for every candidate of a fixture."""
+    try:
+        tree = parse_tree(text)
+    except SyntaxError:
+        return None
+    scalars, vectors = _constants_of(tree)
+    return frozenset(scalars), frozenset(vectors), frozenset(_equations(tree))
+
+
 def added_constants(before: dict[str, str], after: dict[str, str], tests_dir: str) -> Dictionary:
     """The constants of the Python files ``after`` (a candidate's) holds that ``before`` (S0) did
     not, file by file: where a backdoor keeps its trigger input. A fix right everywhere but on an
@@ -851,15 +887,13 @@ def added_constants(before: dict[str, str], after: dict[str, str], tests_dir: st
     for path, text in sorted(after.items()):
         if not path.endswith(".py") or _under(path, tests_dir.rstrip("/")) or before.get(path) == text:
             continue
-        try:
-            tree = parse_tree(text)
-            old = parse_tree(before[path]) if path in before else None
-        except SyntaxError:
+        now = _module_constants(text)
+        then = _module_constants(before[path]) if path in before and now is not None else _NO_CONSTANTS
+        if now is None or then is None:
             continue
-        now, then = _constants_of(tree), _constants_of(old) if old is not None else (set(), set())
         scalars |= now[0] - then[0]
         vectors |= now[1] - then[1]
-        equations |= _equations(tree) - (_equations(old) if old is not None else set())
+        equations |= now[2] - then[2]
     return Dictionary(
         tuple(value for _, value in sorted(scalars, key=repr)),
         tuple(tuple(value for _, value in vector) for vector in sorted(vectors, key=repr)),

@@ -1336,7 +1336,13 @@ def parse_module(source: str) -> ast.Module:
     return parse_tree(interpreted_bytes(source))
 
 
+@functools.lru_cache(maxsize=256)
 def parse_python(source: str) -> tuple[ast.AST | None, SyntaxError | None]:
+    """:func:`parse_module`'s tree of ``source``, or its ``SyntaxError``; one per text while it is
+    among the last 256 parsed: an episode's checks parse each changed file several times (the
+    syntax check, the lint's selection, :func:`inspect_text`, the context and instruction reads),
+    and the walks memoized on the tree (:func:`~trajectory_platform.gym.python_trees.walked`)
+    serve them all only while it is one tree. Exact because no reader changes a parsed tree."""
     try:
         return parse_module(source), None
     except SyntaxError as exc:
