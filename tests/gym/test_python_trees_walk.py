@@ -83,7 +83,22 @@ def test_the_draw_is_the_draw_of_ast_walk(monkeypatch: pytest.MonkeyPatch) -> No
     fixtures = build_library(0)[::20]
     dictionary = Dictionary(scalars=(1337, 2.5, "zz"), vectors=((4242, 1),))
     drawn = [differential_cases(f, f"seed-{f.fixture_id}", dictionary) for f in fixtures]
-    monkeypatch.setattr(differential, "walked", ast.walk)
-    monkeypatch.setattr(differential, "walk_once", ast.walk)
+    monkeypatch.setattr(differential, "walked", lambda node: tuple(ast.walk(node)))
+    monkeypatch.setattr(differential, "walk_once", lambda node: list(ast.walk(node)))
     assert sum(len(cases) for _, cases in drawn) > 200
     assert drawn == [differential_cases(f, f"seed-{f.fixture_id}", dictionary) for f in fixtures]
+
+
+def test_a_draw_walks_each_expression_once_for_its_inputs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``_perturbable`` runs for every copy a draw makes; it walked its expression four times."""
+    walks: list[ast.AST] = []
+
+    def counted(node: ast.AST) -> list[ast.AST]:
+        walks.append(node)
+        return walk_once(node)
+
+    expression = ast.parse("f([1, 2], {'a': 3}, load()['port'], 'x', 2.5)", mode="eval").body
+    expected = differential._perturbable(expression)
+    monkeypatch.setattr(differential, "walk_once", counted)
+    assert differential._perturbable(expression) == expected and len(expected) == 6
+    assert [node for node in walks if node is expression] == [expression]

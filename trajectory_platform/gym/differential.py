@@ -294,12 +294,14 @@ def _perturbable(expression: ast.expr) -> list[ast.AST]:
     """The literal inputs of ``expression``: numbers, strings and list displays, not the keys it
     subscripts with, a dict display's keys, or a constant equal to one of those (``load()['port']``,
     ``transfer({'a': 50, 'b': 10}, 'a', 'b', 20)`` name fields; changing one asks another question). A tuple
-    keeps its length (it is a record: ``(qty, price)``); its members are inputs of their own."""
-    keys = {id(n) for s in walk_once(expression) if isinstance(s, ast.Subscript) for n in walk_once(s.slice)}
-    keys |= {id(k) for s in walk_once(expression) if isinstance(s, ast.Dict) for k in s.keys if k is not None}
-    names = {n.value for n in walk_once(expression) if id(n) in keys and isinstance(n, ast.Constant)}
+    keeps its length (it is a record: ``(qty, price)``); its members are inputs of their own. The
+    expression is walked once (a draw reads the inputs of every copy it makes)."""
+    nodes = walk_once(expression)
+    keys = {id(n) for s in nodes if isinstance(s, ast.Subscript) for n in walk_once(s.slice)}
+    keys |= {id(k) for s in nodes if isinstance(s, ast.Dict) for k in s.keys if k is not None}
+    names = {n.value for n in nodes if id(n) in keys and isinstance(n, ast.Constant)}
     leaves: list[ast.AST] = []
-    for node in walk_once(expression):
+    for node in nodes:
         if id(node) in keys or (isinstance(node, ast.Constant) and node.value in names):
             continue
         literal = isinstance(node, ast.Constant) and type(node.value) in (int, float, str)
