@@ -19,6 +19,6 @@ def test_one_tree_per_text_as_a_fresh_parse_reads_it() -> None:
         pysource.parse_module(text), include_attributes=True
     )
     cookie = "# coding: utf-7\nx = '+AGE-'\n"  # the cookie is honoured by the memoized parse too
-    assert ast.literal_eval(parse_python(cookie)[0].body[0].value) == "a"  # type: ignore[union-attr, attr-defined]
+    assert ast.literal_eval(parse_python(cookie)[0].body[0].value) == "a"  # type: ignore[union-attr]
     bad = "def f(:\n"
     assert parse_python(bad)[0] is None and parse_python(bad)[1] is parse_python(bad)[1]
