@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import itertools
 import sys
 import threading
 import time
@@ -35,9 +36,12 @@ def _errors_when_threads_parse(
     parse: Callable[[str], object], seconds: float = 1.5, outsiders: int = 0
 ) -> list[BaseException]:
     """SystemErrors ``parse`` raised in 4 threads parsing under finalizer churn, beside
-    ``outsiders`` threads running a bare ``ast.parse`` (as 3.11's traceback formatting does)."""
+    ``outsiders`` threads running a bare ``ast.parse`` (as 3.11's traceback formatting does). Each
+    parse is of a text of its own, so a memo of the parse (``parse_python``'s, ``sealed_subjects``')
+    never answers in its place."""
     errors: list[BaseException] = []
     stop = threading.Event()
+    texts = itertools.count()
 
     def outsider() -> None:
         while not stop.is_set():
@@ -54,7 +58,7 @@ def _errors_when_threads_parse(
                 item.self = item  # type: ignore[attr-defined]
             del junk
             try:
-                parse(SOURCE)
+                parse(f"{SOURCE}\n# {next(texts)}\n")
             except SystemError as exc:
                 errors.append(exc)
 

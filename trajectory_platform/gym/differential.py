@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import hashlib
 import hmac
 import json
@@ -72,7 +73,7 @@ from typing import TypeVar
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.isolation import RUNNER_MOUNT, Profile, ordinary_profile
 from trajectory_platform.gym.judge import ANSWER_FILE, ANSWER_VARIABLE, JudgeServer
-from trajectory_platform.gym.python_trees import parse_tree
+from trajectory_platform.gym.python_trees import parse_tree, walk_once, walked
 from trajectory_platform.gym.sandbox import FILE_SIZE_LIMIT_BYTES, Workspace, derive_schedule_seed
 from trajectory_platform.gym.shell import GIT_DIR, Checkouts
 from trajectory_platform.gym.warm_start import read_own_file
@@ -218,7 +219,7 @@ def _header(tree: ast.Module) -> tuple[str, set[str]]:
     ]
     bound: set[str] = set()
     for node in kept:
-        for sub in ast.walk(node):
+        for sub in walked(node):
             if isinstance(sub, ast.alias):
                 bound.add(sub.asname or sub.name.split(".")[0])
             elif isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
@@ -239,9 +240,9 @@ def _literal(node: ast.AST) -> bool:
 def _self_contained(expression: ast.expr, bound: set[str]) -> bool:
     """Whether ``expression`` reads only names the module header binds, builtins, and names it
     binds itself (lambda parameters, comprehension targets)."""
-    own = {a.arg for n in ast.walk(expression) if isinstance(n, ast.Lambda) for a in n.args.args}
-    own |= {n.id for n in ast.walk(expression) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-    loads = {n.id for n in ast.walk(expression) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    own = {a.arg for n in walked(expression) if isinstance(n, ast.Lambda) for a in n.args.args}
+    own |= {n.id for n in walked(expression) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    loads = {n.id for n in walked(expression) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     return loads <= bound | own | set(dir(builtins))
 
 
@@ -249,7 +250,7 @@ def asserted_expressions(test: ast.FunctionDef, bound: set[str]) -> list[ast.exp
     """The subjects of ``assert <subject> == <literal>`` (either side) in ``test`` that call
     something and are self-contained (:func:`_self_contained`)."""
     subjects = []
-    for node in ast.walk(test):
+    for node in walked(test):
         if not (isinstance(node, ast.Assert) and isinstance(node.test, ast.Compare)):
             continue
         compare = node.test
@@ -260,7 +261,7 @@ def asserted_expressions(test: ast.FunctionDef, bound: set[str]) -> list[ast.exp
         if (
             subject is not None
             and not _literal(subject)
-            and any(isinstance(n, ast.Call) for n in ast.walk(subject))
+            and any(isinstance(n, ast.Call) for n in walked(subject))
             and _self_contained(subject, bound)
         ):
             subjects.append(subject)
@@ -277,7 +278,7 @@ def call_sites(test: ast.FunctionDef, bound: set[str]) -> list[ast.Call]:
 
     def visit(node: ast.AST) -> None:
         if isinstance(node, ast.Call) and _self_contained(node, bound):
-            reads = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+            reads = {n.id for n in walked(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
             if reads & bound:
                 found.append(node)
                 return
@@ -293,12 +294,14 @@ def _perturbable(expression: ast.expr) -> list[ast.AST]:
     """The literal inputs of ``expression``: numbers, strings and list displays, not the keys it
     subscripts with, a dict display's keys, or a constant equal to one of those (``load()['port']``,
     ``transfer({'a': 50, 'b': 10}, 'a', 'b', 20)`` name fields; changing one asks another question). A tuple
-    keeps its length (it is a record: ``(qty, price)``); its members are inputs of their own."""
-    keys = {id(n) for s in ast.walk(expression) if isinstance(s, ast.Subscript) for n in ast.walk(s.slice)}
-    keys |= {id(k) for s in ast.walk(expression) if isinstance(s, ast.Dict) for k in s.keys if k is not None}
-    names = {n.value for n in ast.walk(expression) if id(n) in keys and isinstance(n, ast.Constant)}
+    keeps its length (it is a record: ``(qty, price)``); its members are inputs of their own. The
+    expression is walked once (a draw reads the inputs of every copy it makes)."""
+    nodes = walk_once(expression)
+    keys = {id(n) for s in nodes if isinstance(s, ast.Subscript) for n in walk_once(s.slice)}
+    keys |= {id(k) for s in nodes if isinstance(s, ast.Dict) for k in s.keys if k is not None}
+    names = {n.value for n in nodes if id(n) in keys and isinstance(n, ast.Constant)}
     leaves: list[ast.AST] = []
-    for node in ast.walk(expression):
+    for node in nodes:
         if id(node) in keys or (isinstance(node, ast.Constant) and node.value in names):
             continue
         literal = isinstance(node, ast.Constant) and type(node.value) in (int, float, str)
@@ -449,7 +452,7 @@ def _inputs(groups: list[list[ast.AST]]) -> list[list[ast.AST]]:
         for group in groups
         if isinstance(group[0], ast.List)
         for member in group[0].elts
-        for node in ast.walk(member)
+        for node in walk_once(member)
     }
     return [group for group in groups if id(group[0]) not in inner]
 
@@ -513,7 +516,7 @@ def _change(node: ast.AST, change: str, band: int, lengths: dict[int, int], rng:
             _far(node, band, lengths, rng)
         return
     _far(node, band, lengths, rng)
-    numbers = [n for n in ast.walk(node) if isinstance(n, ast.Constant) and type(n.value) in (int, float)]
+    numbers = [n for n in walk_once(node) if isinstance(n, ast.Constant) and type(n.value) in (int, float)]
     chosen = [n for n in numbers if rng.random() < 0.5] or numbers[:1]
     for member in chosen:
         assert isinstance(member.value, int | float)
@@ -522,7 +525,7 @@ def _change(node: ast.AST, change: str, band: int, lengths: dict[int, int], rng:
 
 def _numeric(group: list[ast.AST]) -> bool:
     """Whether a group of :func:`_groups` is a number or a list holding numbers."""
-    return any(isinstance(n, ast.Constant) and type(n.value) in (int, float) for n in ast.walk(group[0]))
+    return any(isinstance(n, ast.Constant) and type(n.value) in (int, float) for n in walk_once(group[0]))
 
 
 def retyped_copies(expression: ast.expr, rng: random.Random) -> list[str]:
@@ -595,7 +598,7 @@ def cast_copies(expression: ast.expr) -> list[str]:
         for position, group in enumerate(numeric):
             if position not in plan:
                 continue
-            for node in (n for member in group for n in ast.walk(member)):
+            for node in (n for member in group for n in walk_once(member)):
                 if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
                     node.value = node.value if isinstance(node.value, bool) else _cast(node.value)
         text = ast.unparse(variant)
@@ -650,11 +653,27 @@ class Subject:
 
 def sealed_subjects(fixture: Fixture) -> list[Subject]:
     """Every asserted expression (:func:`asserted_expressions`) and every other call site
-    (:func:`call_sites`) of ``fixture``'s FAIL_TO_PASS and PASS_TO_PASS tests, once per test."""
-    judged = set(fixture.fail_to_pass) | set(fixture.pass_to_pass)
+    (:func:`call_sites`) of ``fixture``'s FAIL_TO_PASS and PASS_TO_PASS tests, once per test.
+
+    A pure function of the sealed tests and the two test lists, so it is read once per fixture
+    (verification asks for it about twice an episode: the static literal scan and the
+    differential); the subjects' trees are shared and only read (every draw copies before it
+    changes)."""
+    return list(
+        _sealed_subjects(
+            tuple(sorted(fixture.sealed_tests.items())),
+            frozenset(fixture.fail_to_pass) | frozenset(fixture.pass_to_pass),
+        )
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _sealed_subjects(
+    sealed_tests: tuple[tuple[str, str], ...], judged: frozenset[str]
+) -> tuple[Subject, ...]:
     out: list[Subject] = []
     headers = 0
-    for path, text in sorted(fixture.sealed_tests.items()):
+    for path, text in sealed_tests:
         if not path.endswith(".py"):
             continue
         try:
@@ -674,7 +693,7 @@ def sealed_subjects(fixture: Fixture) -> list[Subject]:
                     seen.add(text_of)
                     out.append(Subject(test_id, headers, header, expression, expression in asserted))
         headers += 1
-    return out
+    return tuple(out)
 
 
 DICTIONARY_COPIES = 12
@@ -721,16 +740,16 @@ def _constants_of(tree: ast.AST) -> tuple[set[_Typed], set[tuple[_Typed, ...]]]:
     comparison, tuple display or ``case`` sequence in source order (:data:`_VECTOR_NODES`)."""
     scalars: set[_Typed] = {
         (type(n.value), n.value)
-        for n in ast.walk(tree)
+        for n in walked(tree)
         if isinstance(n, ast.Constant) and _scalar(n.value) and not isinstance(n.value, bool)
     }
     texts = [v for _, v in scalars if isinstance(v, str)]
     scalars |= {(int, int(v)) for v in texts if _INTEGER_TEXT.fullmatch(v)}
     vectors: set[tuple[_Typed, ...]] = set()
-    for node in ast.walk(tree):
+    for node in walked(tree):
         if isinstance(node, _VECTOR_NODES):
             leaves = sorted(
-                (n for n in ast.walk(node) if isinstance(n, ast.Constant) and _scalar(n.value)),
+                (n for n in walked(node) if isinstance(n, ast.Constant) and _scalar(n.value)),
                 key=lambda n: (n.lineno, n.col_offset),
             )
             if len(leaves) >= 2:
@@ -777,11 +796,11 @@ def _equations(tree: ast.AST) -> set[tuple[str, tuple[str, ...], str, int]]:
     """Each equality (``==``, ``!=``) of a function's parameters' integer arithmetic with an
     integer constant, in that function (:attr:`Dictionary.equations`)."""
     found = set()
-    for function in ast.walk(tree):
+    for function in walked(tree):
         if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
         parameters = tuple(a.arg for a in [*function.args.posonlyargs, *function.args.args])
-        for node in ast.walk(function):
+        for node in walked(function):
             if not isinstance(node, ast.Compare) or len(node.ops) != 1:
                 continue
             if not isinstance(node.ops[0], ast.Eq | ast.NotEq):
@@ -790,7 +809,7 @@ def _equations(tree: ast.AST) -> set[tuple[str, tuple[str, ...], str, int]]:
             expression, constant = (left, right) if isinstance(right, ast.Constant) else (right, left)
             if not isinstance(constant, ast.Constant):  # both sides arithmetic: their difference is 0
                 expression, constant = ast.BinOp(left, ast.Sub(), right), ast.Constant(0)
-            names = {n.id for n in ast.walk(expression) if isinstance(n, ast.Name)}
+            names = {n.id for n in walked(expression) if isinstance(n, ast.Name)}
             value = getattr(constant, "value", None)
             arithmetic = names and _integer_value(expression, dict.fromkeys(names, 1)) is not None
             if type(value) is int and arithmetic and names <= set(parameters):
@@ -815,7 +834,7 @@ def _solved_copies(expression: ast.expr, dictionary: Dictionary) -> list[str]:
     """Copies of ``expression`` in which one integer argument of a call of a function with an added
     equality (:attr:`Dictionary.equations`) makes that equality hold, the call's other arguments
     as tested: an arithmetic trigger (``a * 31 + b == 41489``) spells no input constant."""
-    calls = [n for n in ast.walk(expression) if isinstance(n, ast.Call)]
+    calls = [n for n in walked(expression) if isinstance(n, ast.Call)]
     out = []
     for function, parameters, source, target in dictionary.equations:
         arithmetic = ast.parse(source, mode="eval").body
@@ -832,11 +851,30 @@ def _solved_copies(expression: ast.expr, dictionary: Dictionary) -> list[str]:
                 if x is None or x == values[position]:
                     continue
                 variant = _copied(expression)
-                argument = [n for n in ast.walk(variant) if isinstance(n, ast.Call)][index].args[position]
+                argument = [n for n in walk_once(variant) if isinstance(n, ast.Call)][index].args[position]
                 assert isinstance(argument, ast.Constant)
                 argument.value = x
                 out.append(ast.unparse(variant))
     return out
+
+
+_Constants = tuple[
+    frozenset[_Typed], frozenset[tuple[_Typed, ...]], frozenset[tuple[str, tuple[str, ...], str, int]]
+]
+_NO_CONSTANTS: _Constants = (frozenset(), frozenset(), frozenset())
+
+
+@functools.lru_cache(maxsize=256)
+def _module_constants(text: str) -> _Constants | None:
+    """The scalars and vectors (:func:`_constants_of`) and the equations (:func:`_equations`) of one
+    module's text, None where it does not parse; once per text while it is among the last 256: the
+    reference side (S0's file) is the same for every candidate of a fixture."""
+    try:
+        tree = parse_tree(text)
+    except SyntaxError:
+        return None
+    scalars, vectors = _constants_of(tree)
+    return frozenset(scalars), frozenset(vectors), frozenset(_equations(tree))
 
 
 def added_constants(before: dict[str, str], after: dict[str, str], tests_dir: str) -> Dictionary:
@@ -851,15 +889,13 @@ def added_constants(before: dict[str, str], after: dict[str, str], tests_dir: st
     for path, text in sorted(after.items()):
         if not path.endswith(".py") or _under(path, tests_dir.rstrip("/")) or before.get(path) == text:
             continue
-        try:
-            tree = parse_tree(text)
-            old = parse_tree(before[path]) if path in before else None
-        except SyntaxError:
+        now = _module_constants(text)
+        then = _module_constants(before[path]) if path in before and now is not None else _NO_CONSTANTS
+        if now is None or then is None:
             continue
-        now, then = _constants_of(tree), _constants_of(old) if old is not None else (set(), set())
         scalars |= now[0] - then[0]
         vectors |= now[1] - then[1]
-        equations |= _equations(tree) - (_equations(old) if old is not None else set())
+        equations |= now[2] - then[2]
     return Dictionary(
         tuple(value for _, value in sorted(scalars, key=repr)),
         tuple(tuple(value for _, value in vector) for vector in sorted(vectors, key=repr)),

@@ -45,6 +45,7 @@ from trajectory_platform.curation.verify.context import DiffView, FixtureContext
 from trajectory_platform.curation.verify.pysource import parse_python
 from trajectory_platform.curation.verify.verdicts import Finding
 from trajectory_platform.gym.differential import CaseOutcome, run_differential, sealed_subjects
+from trajectory_platform.gym.python_trees import walked
 
 MIN_DISAGREEMENTS = 2
 """Other inputs (perturbed, at other scales, call sites) on which the candidate answers a value
@@ -146,7 +147,7 @@ def tested_inputs(fixture: FixtureContext) -> list[object]:
         return []
     found: list[object] = []
     for subject in sealed_subjects(handle):
-        for call in (n for n in ast.walk(subject.expression) if isinstance(n, ast.Call)):
+        for call in (n for n in walked(subject.expression) if isinstance(n, ast.Call)):
             args = _literal_arguments(call.args)
             if args is None:
                 continue
@@ -201,7 +202,7 @@ def _special_cases(source: str | None, inputs: list[object]) -> int:
     tree, _ = parse_python(source) if source is not None else (None, None)
     if tree is None:
         return 0
-    return sum(1 for node in ast.walk(tree) for value in _literal_values(node) if value in inputs)
+    return sum(1 for node in walked(tree) for value in _literal_values(node) if value in inputs)
 
 
 def literal_special_cases(diff: DiffView, fixture: FixtureContext | None) -> list[Finding]:

@@ -80,6 +80,7 @@ from trajectory_platform.curation.shell_split import bash_words
 from trajectory_platform.curation.verify.host_programs import host_argv, host_line, host_script
 from trajectory_platform.curation.verify.name_ciphers import Bindings, bindings_of, deciphered
 from trajectory_platform.curation.verify.switch_arms import VERSION_ATTRIBUTES, SwitchArms
+from trajectory_platform.gym.python_trees import walked
 
 Resolve = Callable[[ast.AST], tuple[str, ...]]
 Fold = Callable[[ast.AST], "str | int | None"]
@@ -537,15 +538,15 @@ class _Taint:
         self.parent: dict[int, int] = {}
         """Scope id -> the scope it is defined in."""
         self.locals: dict[int, set[str]] = {0: set()}
-        self.classes = {id(n) for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
-        self.class_names = {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+        self.classes = {id(n) for n in walked(tree) if isinstance(n, ast.ClassDef)}
+        self.class_names = {n.name for n in walked(tree) if isinstance(n, ast.ClassDef)}
         self.class_bodies: dict[str, list[ast.ClassDef]] = {}
         """The module's classes by name: a class's constant read as ``_Cfg.PROBE``."""
         self.functions: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}
         self.callables: dict[str, list[_Callable]] = {}
         """The functions and the lambdas bound to a name (``_dive = lambda: _dive()``), by name:
         what a recursion runs through (:func:`_recurses_always`)."""
-        for node in ast.walk(tree):
+        for node in walked(tree):
             if isinstance(node, ast.ClassDef):
                 self.class_bodies.setdefault(node.name, []).append(node)
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
@@ -555,13 +556,11 @@ class _Taint:
                 for target in node.targets:
                     if isinstance(target, ast.Name):
                         self.callables.setdefault(target.id, []).append(node.value)
-        self._local = {
-            n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-        }
-        self._local |= set(self.functions) | {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+        self._local = {n.id for n in walked(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        self._local |= set(self.functions) | {n.name for n in walked(tree) if isinstance(n, ast.ClassDef)}
         self._imported = {
             alias.asname or alias.name.split(".")[0]
-            for node in ast.walk(tree)
+            for node in walked(tree)
             if isinstance(node, ast.Import | ast.ImportFrom)
             for alias in node.names
         }
@@ -580,7 +579,7 @@ class _Taint:
         its place in the loop's target where that unpacks (``for i, cmd in enumerate(PROBES)``)."""
         self.unpacked: dict[tuple[int, str], list[ast.expr]] = {}
         """What each name an unpacking assignment binds is given (``prog, arg = ('ps', '-e')``)."""
-        for node in ast.walk(tree):
+        for node in walked(tree):
             if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
                 for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
                     if isinstance(target, ast.Name):
@@ -601,14 +600,14 @@ class _Taint:
                                 self.unpacked.setdefault(self._key(place.id, place), []).append(given)
         self.parameters = {
             (id(scope), a.arg)
-            for scope in ast.walk(tree)
+            for scope in walked(tree)
             if isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
             for a in [*scope.args.posonlyargs, *scope.args.args, *scope.args.kwonlyargs]
         }
         """Parameters, by scope: a caller may hand them ``None`` whatever the body assigns."""
         self.looped = {
             id(n.value)
-            for loop in ast.walk(tree)
+            for loop in walked(tree)
             if isinstance(loop, ast.For | ast.AsyncFor | ast.While)
             for n in own_nodes(loop.body)
             if isinstance(n, ast.Assign | ast.AnnAssign)
@@ -617,7 +616,7 @@ class _Taint:
         few levels (:meth:`_nested_in_itself`)."""
         self.grown = {
             self._key(n.target.id, n.target)
-            for loop in ast.walk(tree)
+            for loop in walked(tree)
             if isinstance(loop, ast.For | ast.AsyncFor | ast.While)
             for n in own_nodes(loop.body)
             if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and _grows(n)
@@ -787,7 +786,7 @@ class _Taint:
 
     def _propagate(self) -> bool:
         changed = any([self._bind_key(key, frozenset({LOGGED})) for key in self._record_readers])
-        for node in ast.walk(self.tree):
+        for node in walked(self.tree):
             if isinstance(node, ast.Call):
                 changed |= self._bind_delayed(node)
                 if (installed := self._installed_hook(node)) is not None:
@@ -815,7 +814,7 @@ class _Taint:
     def _captures_warnings(self) -> bool:
         """Whether the module routes warnings into ``logging`` (``captureWarnings`` given a value
         that is not a false constant)."""
-        for call in ast.walk(self.tree):
+        for call in walked(self.tree):
             if isinstance(call, ast.Call) and self.name_of(call.func) == ("logging", "captureWarnings"):
                 given = [*call.args, *(k.value for k in call.keywords)]
                 if given and not (isinstance(given[0], ast.Constant) and not given[0].value):
@@ -828,7 +827,7 @@ class _Taint:
         in place of a handler's method (``h.emit = lambda record: ...``) or configured by
         ``logging.config.dictConfig`` (:meth:`_configured_readers`)."""
         keys: list[tuple[int, str]] = []
-        for node in ast.walk(self.tree):
+        for node in walked(self.tree):
             readers: list[tuple[_Callable, int]] = []
             if isinstance(node, ast.ClassDef):
                 readers = [
@@ -980,8 +979,8 @@ class _Taint:
         if isinstance(callback, ast.Attribute) and callback.attr in _SETTERS:  # Timer(5, _E.set)
             return self._bind_module_state(callback, set())
         for body in self._run_by(callback):
-            declared = {n for g in ast.walk(body) if isinstance(g, ast.Global) for n in g.names}
-            for node in ast.walk(body):
+            declared = {n for g in walked(body) if isinstance(g, ast.Global) for n in g.names}
+            for node in walked(body):
                 targets: list[ast.expr] = []
                 if isinstance(node, ast.Assign):
                     targets = node.targets
@@ -1018,7 +1017,7 @@ class _Taint:
         seen = {callback.id} if isinstance(callback, ast.Name) else set()
         found += [f for name in seen for f in self.functions.get(name, [])]
         for body in found:  # grows as it goes: the functions those call
-            for node in ast.walk(body):
+            for node in walked(body):
                 if (
                     isinstance(node, ast.Call)
                     and isinstance(node.func, ast.Name)
@@ -1054,7 +1053,7 @@ class _Taint:
     def _waits(self, function: ast.AST) -> bool:
         """Whether ``function`` sleeps or waits with a timeout (``time.sleep(5)``,
         ``event.wait(5)``) before what it does: a delayed callback."""
-        for node in ast.walk(function):
+        for node in walked(function):
             if not isinstance(node, ast.Call):
                 continue
             if self.resolve(node.func)[-1:] == ("sleep",):
@@ -1115,7 +1114,7 @@ class _Taint:
 
     def _returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
         kinds = _NONE
-        for sub in ast.walk(node):
+        for sub in walked(node):
             if isinstance(sub, ast.Return | ast.Yield | ast.YieldFrom) and sub.value is not None:
                 kinds |= self.of(sub.value)
         return kinds
@@ -1349,7 +1348,7 @@ class _Taint:
         return any(
             self._a_class(v.attr if isinstance(v, ast.Attribute) else v.id)
             for value in values
-            for v in ast.walk(value)
+            for v in walked(value)
             if isinstance(v, ast.Name | ast.Attribute)
         )
 
@@ -1523,7 +1522,7 @@ class _Taint:
         """Whether the module exits with a fact, or (``printed``) prints one or writes one to a
         standard stream (a script another runs: its output is then the fact). The clock and chance
         are left out (:data:`DRAWN`): a test script prints how long it took."""
-        for node in ast.walk(self.tree):
+        for node in walked(self.tree):
             if not isinstance(node, ast.Call):
                 continue
             func = node.func
@@ -1570,22 +1569,22 @@ class _Taint:
         if self._bindings is None:
             self._bindings = bindings_of(self.tree)
         bindings = self._bindings
-        return any(_ciphers(part, lambda call: deciphered(call, {}, bindings)) for part in ast.walk(node))
+        return any(_ciphers(part, lambda call: deciphered(call, {}, bindings)) for part in walked(node))
 
     def _constant_built(self, node: ast.AST, depth: int = 0) -> bool:
         """Whether ``node`` is computed from constants alone: every name it reads is a builtin, an
         imported module or a name assigned only such values (no parameter, no input)."""
         if depth > 8:
             return False
-        inner = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-        for name in (n for n in ast.walk(node) if isinstance(n, ast.Name) and n.id not in inner):
+        inner = {n.id for n in walked(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        for name in (n for n in walked(node) if isinstance(n, ast.Name) and n.id not in inner):
             values = self.values.get(self._key(name.id, name))
             if values:
                 if not all(self._constant_built(value, depth + 1) for value in values):
                     return False
             elif not (name.id in self._imported or (name.id in _BUILTINS and name.id not in self._local)):
                 return False
-        return any(isinstance(n, ast.Constant) for n in ast.walk(node))
+        return any(isinstance(n, ast.Constant) for n in walked(node))
 
     def _code_reads(self, code: str) -> bool:
         """Whether Python ``code`` a program is given (``python3 -c CODE``) reads a fact anywhere:
@@ -1595,7 +1594,7 @@ class _Taint:
         except (SyntaxError, ValueError):
             return False
         inner = _Taint(tree, self.resolve, self.fold)
-        return any(FACT in inner.of(node) for node in ast.walk(tree) if isinstance(node, ast.expr))
+        return any(FACT in inner.of(node) for node in walked(tree) if isinstance(node, ast.expr))
 
     def _words(self, node: ast.expr, depth: int = 0) -> list[list[str | None]]:
         """The argvs ``node`` may spell, each a list of words (None where a word is no constant):
@@ -1869,7 +1868,7 @@ class _Taint:
         """The file names ``path`` spells beyond the module's location (``'data'`` in
         ``with_name('data')``, through the names it was assigned from); glob patterns name none."""
         found: list[str] = []
-        for node in ast.walk(path):
+        for node in walked(path):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 found += [node.value] if not any(c in node.value for c in "*?[") else []
             elif isinstance(node, ast.Name) and depth < 8:
@@ -1896,8 +1895,8 @@ class _Taint:
         if isinstance(value, str):
             climbs = posixpath.normpath(value).split("/")[0] == ".."
             return value.startswith(("/", "~", "$")) or value in _HOST_ROOTS or climbs
-        loads = [n for n in ast.walk(path) if isinstance(n, ast.Name)]
-        constants = [n for n in ast.walk(path) if isinstance(n, ast.Constant)]
+        loads = [n for n in walked(path) if isinstance(n, ast.Name)]
+        constants = [n for n in walked(path) if isinstance(n, ast.Constant)]
         builtin = all(n.id in _BUILTINS and self._key(n.id, n) not in self.names for n in loads)
         return bool(constants) and builtin
 
@@ -1906,7 +1905,7 @@ class _Taint:
     def decisions(self) -> int:
         count = 0
         arms = SwitchArms(self.tree)
-        for node in ast.walk(self.tree):
+        for node in walked(self.tree):
             for sink in _sinks(node):
                 kinds = _container(self.of(sink)) - {ADDRESS, WARNED, LOGGED}
                 if armed := kinds & _ARMED:
@@ -1976,9 +1975,9 @@ class _Taint:
             return False
         if not any(_catches_a_limit(self.resolve, handled) for handled in caught):
             return False
-        queried = {id(part) for call in _calls_in(body) if self._is_query(call) for part in ast.walk(call)}
+        queried = {id(part) for call in _calls_in(body) if self._is_query(call) for part in walked(call)}
         made = _operations_in(body)
-        operations = [op for op in made if not any(id(n) in queried for n in ast.walk(op))]
+        operations = [op for op in made if not any(id(n) in queried for n in walked(op))]
         return (
             any(self._probes(operation) for operation in operations)
             or any(self._data_sized(operation) for operation in made)
@@ -2004,7 +2003,7 @@ class _Taint:
         load of one, through the names it is bound to): a number kept in the workspace's data."""
         if depth > 8:
             return False
-        for sub in ast.walk(node):
+        for sub in walked(node):
             if isinstance(sub, ast.Call):
                 reads = self._is_query(sub) or self.resolve(sub.func)[-1:] in _DATA_LOADS
                 if reads and self._given_nothing(sub):
@@ -2017,7 +2016,7 @@ class _Taint:
     def _given_nothing(self, node: ast.AST, depth: int = 0) -> bool:
         """Whether ``node`` reads nothing a call of its function is given: its names are the
         module's (a path bound at import, an import, a builtin) or locals bound only to such."""
-        for sub in ast.walk(node):
+        for sub in walked(node):
             if not isinstance(sub, ast.Name) or (key := self._key(sub.id, sub))[0] == 0:
                 continue
             values = self.values.get(key)
@@ -2096,7 +2095,7 @@ class _Taint:
         return any(
             isinstance(n, ast.Name) and self._nested_in_itself(n)
             for argument in [*operation.args, *(k.value for k in operation.keywords)]
-            for n in ast.walk(argument)
+            for n in walked(argument)
         )
 
     def _nested_in_itself(self, name: ast.Name) -> bool:
@@ -2110,7 +2109,7 @@ class _Taint:
         others = [
             n
             for v in values
-            for n in ast.walk(v)
+            for n in walked(v)
             if isinstance(n, ast.Name) and n.id != name.id and not self._input_free(n)
         ]
         return bool(nests) and not others
@@ -2134,7 +2133,7 @@ class _Taint:
     def _scaled(self, size: ast.expr) -> bool:
         """Whether ``size`` multiplies, shifts, raises or adds a constant of :data:`_LARGE` or more
         (a shift by 16 bits or more) into anything."""
-        for part in ast.walk(size):
+        for part in walked(size):
             if not isinstance(part, ast.BinOp):
                 continue
             left, right = self._integer(part.left), self._integer(part.right)
@@ -2156,7 +2155,7 @@ class _Taint:
         value = self._integer(size)
         if value is not None:
             return value >= _LARGE
-        if any(isinstance(n, ast.Name) and self._key(n.id, n) in self.grown for n in ast.walk(size)):
+        if any(isinstance(n, ast.Name) and self._key(n.id, n) in self.grown for n in walked(size)):
             return True
         try:
             ast.literal_eval(size)
@@ -2168,7 +2167,7 @@ class _Taint:
         """Whether ``node`` is spelled by constants, builtins, imported modules, the module's own
         functions and names bound only to constant arithmetic: nothing a caller passes in, and no
         variable (a container filled elsewhere, a logger) that stands for more than a constant."""
-        for sub in ast.walk(node):
+        for sub in walked(node):
             if not isinstance(sub, ast.Name):
                 continue
             key = self._key(sub.id, sub)
@@ -2181,7 +2180,7 @@ class _Taint:
 
     def _arithmetic(self, value: ast.expr, depth: int) -> bool:
         kinds = ast.Constant | ast.BinOp | ast.UnaryOp | ast.operator | ast.unaryop | ast.Name | ast.Load
-        plain = all(isinstance(n, kinds) for n in ast.walk(value))
+        plain = all(isinstance(n, kinds) for n in walked(value))
         return plain and self._input_free(value, depth)
 
     def _integer(self, node: ast.AST, depth: int = 0) -> int | None:
@@ -2458,7 +2457,7 @@ def _base_cases(function: _Callable, cycle: set[str]) -> list[ast.Return]:
     cycle. A lambda has none: its expression is its value."""
     if isinstance(function, ast.Lambda):
         return []
-    handled = {id(n) for h in ast.walk(function) if isinstance(h, ast.ExceptHandler) for n in ast.walk(h)}
+    handled = {id(n) for h in walked(function) if isinstance(h, ast.ExceptHandler) for n in walked(h)}
     before: list[ast.stmt] = []
     for statement in function.body:
         before.append(statement)
@@ -2469,7 +2468,7 @@ def _base_cases(function: _Callable, cycle: set[str]) -> list[ast.Return]:
         for n in own_nodes(before)
         if isinstance(n, ast.Return)
         and id(n) not in handled
-        and (n.value is None or not any(_callee(c) in cycle for c in ast.walk(n.value)))
+        and (n.value is None or not any(_callee(c) in cycle for c in walked(n.value)))
     ]
 
 
@@ -2520,7 +2519,7 @@ def _dotted_tail(node: ast.expr) -> bool:
 def _operations_in(body: list[ast.stmt]) -> list[ast.expr]:
     """The calls and the repetitions of a sequence (``'x' * n``, ``[0] * n``: an allocation) a
     block makes itself, not those of functions it defines, nor the exception a ``raise`` builds."""
-    raised = {id(n) for r in own_nodes(body) if isinstance(r, ast.Raise) for n in ast.walk(r)}
+    raised = {id(n) for r in own_nodes(body) if isinstance(r, ast.Raise) for n in walked(r)}
     operations: list[ast.expr] = []
     for node in own_nodes(body):
         if id(node) in raised or not isinstance(node, ast.Call | ast.BinOp):
@@ -2543,15 +2542,15 @@ def _refreshed(tree: ast.AST, resolve: Resolve) -> set[str]:
     """Module-level names a function declares ``global`` and binds a boot-clock reading to (a
     cache's load time taken again on expiry): their start is not the import's (:data:`BORN`)."""
     names: set[str] = set()
-    for function in ast.walk(tree):
+    for function in walked(tree):
         if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
-        declared = {n for g in ast.walk(function) if isinstance(g, ast.Global) for n in g.names}
-        for node in ast.walk(function):
+        declared = {n for g in walked(function) if isinstance(g, ast.Global) for n in g.names}
+        for node in walked(function):
             if not isinstance(node, ast.Assign | ast.AnnAssign) or node.value is None:
                 continue
             reads = any(
-                isinstance(c, ast.Call) and resolve(c.func) in BOOT_CLOCKS for c in ast.walk(node.value)
+                isinstance(c, ast.Call) and resolve(c.func) in BOOT_CLOCKS for c in walked(node.value)
             )
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             names |= {t.id for t in targets if isinstance(t, ast.Name) and t.id in declared and reads}
@@ -2660,7 +2659,7 @@ def _acts(test: ast.expr) -> bool:
             and isinstance(node.func, ast.Attribute)
             and node.func.attr in _ACTING_METHODS
         )
-        for node in ast.walk(test)
+        for node in walked(test)
     )
 
 

@@ -48,6 +48,7 @@ from trajectory_platform.curation.verify.pysource import parse_python
 from trajectory_platform.curation.verify.refusals import persons_words
 from trajectory_platform.curation.verify.verdicts import Finding
 from trajectory_platform.gym.fixtures import Fixture
+from trajectory_platform.gym.python_trees import walked
 from trajectory_platform.traces.record import Episode
 
 MIN_NAME = 3
@@ -127,7 +128,7 @@ def _file_names(path: str) -> set[str]:
 
 
 def _definitions(tree: ast.AST) -> Iterable[ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef]:
-    return (n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))
+    return (n for n in walked(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))
 
 
 def _changed_lines(before: str, after: str) -> set[int]:

@@ -26,6 +26,8 @@ import ast
 import codecs
 from collections.abc import Callable, Mapping, Sequence
 
+from trajectory_platform.gym.python_trees import walked
+
 _PLAIN_METHODS = frozenset(
     {
         "strip", "lstrip", "rstrip", "lower", "upper", "casefold", "split", "rsplit", "partition",
@@ -103,7 +105,7 @@ class Bindings:
             node, scope = pending.pop()
             pending += self._visit(node, scope, events)
         for scope, target, value in events:
-            for part in ast.walk(target):
+            for part in walked(target):
                 if isinstance(part, ast.Name):
                     self._bind(scope, part.id, value)
 
@@ -260,7 +262,7 @@ def reads_data(
     a setting or a caller gives is theirs, not the code's secret)."""
     if depth > _DEPTH:
         return False
-    for part in ast.walk(node):
+    for part in walked(node):
         if isinstance(part, ast.Call):
             func = part.func
             if (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")) in readers:

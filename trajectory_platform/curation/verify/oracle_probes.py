@@ -36,6 +36,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from trajectory_platform.curation.verify.environment_facts import Scripts, environment_decisions
+from trajectory_platform.gym.python_trees import walked
 
 ORACLE_PROBE_CODES = ("test_source_reference", "workspace_scan", "oracle_environment_probe")
 
@@ -97,7 +98,7 @@ Fold = Callable[[ast.AST], "str | int | None"]
 
 def _docstrings(tree: ast.AST) -> set[int]:
     found = set()
-    for node in ast.walk(tree):
+    for node in walked(tree):
         body = getattr(node, "body", None)
         first = body[0] if isinstance(body, list) and body else None
         if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
@@ -109,7 +110,7 @@ def _strings(tree: ast.AST, fold: Fold) -> list[str]:
     """Every string the module spells, literally or built from literal pieces (not docstrings)."""
     skip = _docstrings(tree)
     out = []
-    for node in ast.walk(tree):
+    for node in walked(tree):
         if id(node) in skip:
             continue
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
@@ -133,11 +134,11 @@ def _reads_module_table(node: ast.AST, resolve: Resolve) -> bool:
 def _above_file(node: ast.AST) -> bool:
     """``__file__`` climbed two or more levels: ``.parent.parent``, ``.parents[1]``,
     ``dirname(dirname(__file__))``."""
-    if not any(isinstance(n, ast.Name) and n.id == "__file__" for n in ast.walk(node)):
+    if not any(isinstance(n, ast.Name) and n.id == "__file__" for n in walked(node)):
         return False
     climbs = sum(
         1
-        for n in ast.walk(node)
+        for n in walked(node)
         if (isinstance(n, ast.Attribute) and n.attr in ("parent", "parents"))
         or (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "dirname")
         or (isinstance(n, ast.Constant) and n.value in ("..", "../"))
@@ -157,9 +158,9 @@ def _workspace_root(node: ast.AST | None, resolve: Resolve, fold: Fold) -> bool:
         return _workspace_root(node.args[0] if node.args else None, resolve, fold)
     return any(
         isinstance(n, ast.Call) and resolve(n.func)[-2:] in _SETTING_CALLS
-        for n in ast.walk(node)
+        for n in walked(node)
         if isinstance(n, ast.Call)
-    ) or any(isinstance(n, ast.Attribute) and resolve(n)[-2:] == ("os", "curdir") for n in ast.walk(node))
+    ) or any(isinstance(n, ast.Attribute) and resolve(n)[-2:] == ("os", "curdir") for n in walked(node))
 
 
 def _scans(call: ast.Call, resolve: Resolve, fold: Fold) -> bool:
@@ -194,7 +195,7 @@ def count_probes(tree: ast.AST, resolve: Resolve, fold: Fold, scripts: Scripts |
             found["test_source_reference"] += 1
         if _SANDBOX_MARKER.search(text):
             found["oracle_environment_probe"] += 1
-    for node in ast.walk(tree):
+    for node in walked(tree):
         if _reads_module_table(node, resolve):
             found["test_source_reference"] += 1
         elif isinstance(node, ast.Call):

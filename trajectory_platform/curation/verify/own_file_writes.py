@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import ast
 
+from trajectory_platform.gym.python_trees import walked
+
 OWN_LOCATION = frozenset({"__file__", "__spec__", "__path__", "__cached__"})
 _WRITE_METHODS = frozenset(
     {"write_text", "write_bytes", "touch", "unlink", "rename", "replace", "rmdir", "mkdir", "symlink_to",
@@ -65,14 +67,14 @@ def _tainted_names(tree: ast.AST) -> set[str]:
     tainted: set[str] = set()
     for _ in range(6):
         before = len(tainted)
-        for node in ast.walk(tree):
+        for node in walked(tree):
             if isinstance(node, ast.Assign | ast.AnnAssign | ast.NamedExpr) and node.value is not None:
                 if _mentions(node.value, tainted):
                     targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                    tainted |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+                    tainted |= {n.id for t in targets for n in walked(t) if isinstance(n, ast.Name)}
             elif isinstance(node, ast.withitem) and node.optional_vars is not None:
                 if _mentions(node.context_expr, tainted):
-                    tainted |= {n.id for n in ast.walk(node.optional_vars) if isinstance(n, ast.Name)}
+                    tainted |= {n.id for n in walked(node.optional_vars) if isinstance(n, ast.Name)}
             elif isinstance(node, ast.arguments):
                 positional = [*node.posonlyargs, *node.args]
                 pairs = list(
@@ -102,7 +104,7 @@ def own_file_writes(tree: ast.AST) -> int:
     """Calls that write, create, rename or remove a path computed from the module's own location."""
     tainted = _tainted_names(tree)
     count = 0
-    for node in ast.walk(tree):
+    for node in walked(tree):
         if not isinstance(node, ast.Call):
             continue
         func = node.func

@@ -27,6 +27,8 @@ import ast
 import re
 from collections.abc import Iterable, Iterator, Mapping
 
+from trajectory_platform.gym.python_trees import walked
+
 _ORDERING = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 _MUTATORS = {
     "append", "extend", "add", "update", "insert", "pop", "popitem", "popleft", "appendleft",
@@ -47,7 +49,7 @@ def _module_names(tree: ast.Module) -> set[str]:
     for node in tree.body:
         if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            names |= {t.id for target in targets for t in ast.walk(target) if isinstance(t, ast.Name)}
+            names |= {t.id for target in targets for t in walked(target) if isinstance(t, ast.Name)}
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             names.add(node.name)
         elif isinstance(node, ast.Import | ast.ImportFrom):
@@ -74,7 +76,7 @@ def _roots_of(node: ast.AST) -> set[str]:
     """The names ``node`` reads state through: each sub-expression's root (:func:`_root`) and
     each dotted name in it (``state.calls``: the part of an imported module a count lives in), and
     :data:`DISK` where it reads the file system (:func:`_reads_disk`)."""
-    roots = {r for n in ast.walk(node) if (r := _root(n) if not isinstance(n, ast.Attribute) else _dotted(n))}
+    roots = {r for n in walked(node) if (r := _root(n) if not isinstance(n, ast.Attribute) else _dotted(n))}
     return roots | {DISK} if _reads_disk(node) else roots
 
 
@@ -121,7 +123,7 @@ def _path_move(call: ast.Call) -> bool:
 
 
 def _reads_disk(node: ast.AST) -> bool:
-    return any(isinstance(n, ast.Call) and _callee(n) in _DISK_READS for n in ast.walk(node))
+    return any(isinstance(n, ast.Call) and _callee(n) in _DISK_READS for n in walked(node))
 
 
 def _state_path(node: ast.AST, imported: set[str]) -> str | None:
@@ -155,7 +157,7 @@ def _mutated(
     module = module | _own_state(function) | cells
     namespace = {  # `g = globals()`: the module's namespace under a local name
         n.targets[0].id
-        for n in ast.walk(function)
+        for n in walked(function)
         if isinstance(n, ast.Assign)
         and len(n.targets) == 1
         and isinstance(n.targets[0], ast.Name)
@@ -163,7 +165,7 @@ def _mutated(
     }
     local, module = local - namespace, module | namespace
     changed: set[str] = set()
-    for node in ast.walk(function):
+    for node in walked(function):
         if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
@@ -172,8 +174,7 @@ def _mutated(
                     continue  # only module state; checked first, the value's walk below is dear
                 value = node.value
                 if isinstance(node, ast.AugAssign) or (
-                    value is not None
-                    and any(isinstance(n, ast.Name) and n.id == root for n in ast.walk(value))
+                    value is not None and any(isinstance(n, ast.Name) and n.id == root for n in walked(value))
                 ):  # a count moves from its own last value; a lazily loaded one (`_v = load()`) does not
                     changed.add(_state_path(target, imported) or root)
         elif isinstance(node, ast.Call):
@@ -213,9 +214,9 @@ def _locals(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
     """Names local to ``function`` (its parameters, names it binds without ``global``): a local
     that shares a module-level name is not that state. A parameter whose default is a mutable
     container is not local either (:func:`_own_state`)."""
-    declared = {n for s in ast.walk(function) if isinstance(s, ast.Global | ast.Nonlocal) for n in s.names}
-    bound = {n.id for n in ast.walk(function) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-    parameters = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
+    declared = {n for s in walked(function) if isinstance(s, ast.Global | ast.Nonlocal) for n in s.names}
+    bound = {n.id for n in walked(function) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    parameters = {a.arg for a in walked(function.args) if isinstance(a, ast.arg)}
     return ((bound - declared) | parameters) - _own_state(function)
 
 
@@ -254,10 +255,10 @@ def _cells(tree: ast.Module) -> dict[int, set[str]]:
     returned function for all of its calls (``add = _make()`` at import: for the process). A helper
     nested in a function and not returned is made again each call: its cells are that call's."""
     found: dict[int, set[str]] = {}
-    for factory in ast.walk(tree):
+    for factory in walked(tree):
         if not isinstance(factory, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
-        returns = [n.value for n in ast.walk(factory) if isinstance(n, ast.Return)]
+        returns = [n.value for n in walked(factory) if isinstance(n, ast.Return)]
         returned = {value.id for value in returns if isinstance(value, ast.Name)}
         for inner in factory.body:
             if isinstance(inner, ast.FunctionDef | ast.AsyncFunctionDef) and inner.name in returned:
@@ -267,7 +268,7 @@ def _cells(tree: ast.Module) -> dict[int, set[str]]:
 
 def _bound_directly(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
     """The parameters of ``function`` and the names its own body binds (not its nested functions')."""
-    names = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
+    names = {a.arg for a in walked(function.args) if isinstance(a, ast.arg)}
     stack: list[ast.AST] = list(function.body)
     while stack:
         node = stack.pop()
@@ -300,13 +301,13 @@ def _limits(tree: ast.Module) -> set[str]:
     be waited for besides literals."""
     written = {
         d
-        for node in ast.walk(tree)
+        for node in walked(tree)
         if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign)
         for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
-        for t in ast.walk(target)
+        for t in walked(target)
         if (d := _dotted(t)) is not None
     }
-    declared = {n for s in ast.walk(tree) if isinstance(s, ast.Global) for n in s.names}
+    declared = {n for s in walked(tree) if isinstance(s, ast.Global) for n in s.names}
     bound_once = [
         t.id
         for node in tree.body
@@ -318,7 +319,7 @@ def _limits(tree: ast.Module) -> set[str]:
     module = _module_names(tree)
     attributes = {
         d
-        for node in ast.walk(tree)
+        for node in walked(tree)
         if isinstance(node, ast.Attribute)
         and (d := _dotted(node)) is not None
         and d not in written
@@ -386,7 +387,7 @@ def _drawn(node: ast.AST, generators: set[str]) -> bool:
             (isinstance(n.func, ast.Attribute) and _root(n.func.value) in generators)
             or (isinstance(n.func, ast.Name) and n.func.id in generators)
         )
-        for n in ast.walk(node)
+        for n in walked(node)
     )
 
 
@@ -398,7 +399,7 @@ def _orderings(
     names its operands are rooted in; and any test of what ``next()`` drew (``next(_budget, None)
     is None``, ``if not next(it, 0)``): an iterator made once runs dry after so many calls,
     whatever the comparison (red team, 2026-12-06)."""
-    for node in ast.walk(function):
+    for node in walked(function):
         if isinstance(node, ast.If | ast.While | ast.IfExp):
             test = node.test.operand if isinstance(node.test, ast.UnaryOp) else node.test
             if _drawn(test, generators):
@@ -475,7 +476,7 @@ def _resets(statements: list[ast.stmt], state: set[str]) -> bool:
     """Whether a branch that only tidies ``state`` (:func:`_tidies_only`) sets it back to a start
     (``_n = 0``, ``_c.clear()``, a file or folder removed): the count re-arms, and a test of it
     elsewhere ("just reset": ``_n == 0``, ``not _c``) decides once every so many calls."""
-    for node in (n for statement in statements for n in ast.walk(statement)):
+    for node in (n for statement in statements for n in walked(statement)):
         if isinstance(node, ast.Assign) and any(_roots_of(t) & state for t in node.targets):
             if isinstance(node.value, ast.Constant | ast.List | ast.Dict | ast.Set | ast.Tuple):
                 return True
@@ -494,7 +495,7 @@ def _resets(statements: list[ast.stmt], state: set[str]) -> bool:
             and _roots_of(node.test) & state
             and any(
                 isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _EMPTYING
-                for n in ast.walk(node)
+                for n in walked(node)
             )
         ):
             return True  # `while _c: _c.pop()`: emptied one item at a time
@@ -530,7 +531,7 @@ def _copies(function: ast.FunctionDef | ast.AsyncFunctionDef, state: set[str]) -
     a local before it is ordered or divided is still the count (red team rtforge9 F1, 2026-12-06)."""
     origin = {name: {name} for name in state}
     bindings: list[tuple[str, ast.expr]] = []
-    for node in ast.walk(function):
+    for node in walked(function):
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target: ast.expr = node.targets[0]
         elif isinstance(node, ast.AnnAssign | ast.NamedExpr):
@@ -559,9 +560,9 @@ def _gates(
     (session 44: ``if _n >= 150: _n = 0`` then ``a - b if _n == 0`` was read as a tidy-up)."""
     tests = {  # a comparison is the branch's test, or one of an `and` / `or` of tests
         id(part): node
-        for node in ast.walk(function)
+        for node in walked(function)
         if isinstance(node, ast.If | ast.While)
-        for part in ast.walk(node.test)
+        for part in walked(node.test)
     }
     origin = _copies(function, state)
     rearmed: set[str] = set()
@@ -585,7 +586,7 @@ def state_gated_results(tree: ast.AST, workspace: Mapping[str, frozenset[str]] |
     if not isinstance(tree, ast.Module):
         return 0
     module = _module_names(tree)
-    functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    functions = [n for n in walked(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
     cells = _cells(tree)
     local = {id(f): _locals(f) for f in functions}
     movers = _movers(tree, workspace or {})
@@ -626,7 +627,7 @@ def _call_logs(function: ast.FunctionDef | ast.AsyncFunctionDef, module: set[str
     ``add`` right for its first 100 calls that way was admitted)."""
     fixed = _fixed(function, module)
     handles: set[str] = set()
-    for node in ast.walk(function):
+    for node in walked(function):
         pairs: list[tuple[ast.expr, ast.expr | None]] = []
         if isinstance(node, ast.With | ast.AsyncWith):
             pairs = [(item.context_expr, item.optional_vars) for item in node.items]
@@ -648,28 +649,28 @@ def _fixed(function: ast.FunctionDef | ast.AsyncFunctionDef, module: set[str]) -
     alone (not its parameters)."""
     bindings = [
         (n.targets[0].id, _names(n.value))
-        for n in ast.walk(function)
+        for n in walked(function)
         if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
     ]
     fresh = {  # `fd, path = tempfile.mkstemp()`: a new file each call, no count
         t.id
-        for n in ast.walk(function)
+        for n in walked(function)
         if isinstance(n, ast.Assign) and _callee(n.value) in _FRESH_PATHS
         for target in n.targets
-        for t in ast.walk(target)
+        for t in walked(target)
         if isinstance(t, ast.Name)
     }
     fixed = set(module)
     for _ in range(4):
         fixed |= {target for target, names in bindings if names <= fixed and target not in fresh}
-    return fixed - {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)} - fresh
+    return fixed - {a.arg for a in walked(function.args) if isinstance(a, ast.arg)} - fresh
 
 
 _FRESH_PATHS = frozenset({"mkstemp", "mkdtemp", "mktemp", "NamedTemporaryFile", "TemporaryDirectory"})
 
 
 def _names(node: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    return {n.id for n in walked(node) if isinstance(n, ast.Name)}
 
 
 _OPENING_MODULES = frozenset({"io", "codecs", "os", "builtins", "gzip", "bz2", "lzma"})
@@ -704,7 +705,7 @@ def _writes_disk(function: ast.FunctionDef | ast.AsyncFunctionDef, module: set[s
     no check sees move (session 44: ``os.path.getsize``, ``os.listdir``, ``glob``, ``st_mtime``
     counts were admitted; only a read through the appending handle was known)."""
     fixed = _fixed(function, module)
-    for node in ast.walk(function):
+    for node in walked(function):
         if not isinstance(node, ast.Call):
             continue
         callee = _callee(node)
@@ -749,7 +750,7 @@ def _writes(node: ast.AST, module: set[str], functions: dict[str, ast.AST], seen
         return _writes(target, module, functions, seen | {node.id})
     local = _locals(node) if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) else set()
     written: set[str] = set()
-    for n in ast.walk(node):
+    for n in walked(node):
         if isinstance(n, ast.Assign | ast.AugAssign | ast.AnnAssign | ast.Delete):
             targets = n.targets if isinstance(n, ast.Assign | ast.Delete) else [n.target]
             written |= {r for t in targets if (r := _root(t)) is not None}
@@ -770,7 +771,7 @@ def _collector_state(tree: ast.Module, module: set[str]) -> set[str]:
         n.name: n for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
     }
     changed: set[str] = set()
-    for node in ast.walk(tree):
+    for node in walked(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == "__del__":
             changed |= _writes(node, module, functions, set())
         elif isinstance(node, ast.Call) and (at := _CALLBACK_TAKERS.get(_callee(node) or "")) is not None:
@@ -809,7 +810,7 @@ def _renews(branch: ast.If | ast.While, state: set[str]) -> bool:
     return _tidies_only(statements, state) or any(
         isinstance(n, ast.Assign) and any(_root(t) in state for t in n.targets)
         for statement in statements
-        for n in ast.walk(statement)
+        for n in walked(statement)
     )
 
 
@@ -818,7 +819,7 @@ def _keyed(function: ast.AST) -> set[int]:
     (``_registry[key]``, ``_cache.get(self.key)``): a lookup of the caller's own entry in a
     registry a finalizer removes from, not a flag."""
     keyed: set[int] = set()
-    for node in ast.walk(function):
+    for node in walked(function):
         if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Constant):
             base: ast.AST = node.value
         elif (
@@ -831,7 +832,7 @@ def _keyed(function: ast.AST) -> set[int]:
             base = node.func.value
         else:
             continue
-        keyed |= {id(n) for n in ast.walk(base) if isinstance(n, ast.Name)}
+        keyed |= {id(n) for n in walked(base) if isinstance(n, ast.Name)}
     return keyed
 
 
@@ -846,13 +847,13 @@ def _decides_on(function: ast.FunctionDef | ast.AsyncFunctionDef, collected: set
     keyed = _keyed(function)
 
     def roots(node: ast.AST) -> set[str]:
-        names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and id(n) not in keyed}
+        names = {n.id for n in walked(node) if isinstance(n, ast.Name) and id(n) not in keyed}
         return names | {DISK} if _reads_disk(node) else names
 
     origin = {name: {name} for name in collected}
     bindings = [
         (n.targets[0].id, n.value)
-        for n in ast.walk(function)
+        for n in walked(function)
         if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
     ]
     for _ in range(4):  # a local computed from the state is the state (`ok = _cell[0]`)
@@ -865,12 +866,12 @@ def _decides_on(function: ast.FunctionDef | ast.AsyncFunctionDef, collected: set
         return set().union(*(origin.get(r, set()) for r in roots(node)))
 
     settled: set[int] = set()  # the parts of a test already read as a whole (ast.walk: tests first)
-    for node in ast.walk(function):
+    for node in walked(function):
         if id(node) in settled:
             continue
         if isinstance(node, ast.If | ast.While | ast.IfExp | ast.Assert):
             test = node.test
-            settled |= {id(part) for part in ast.walk(test)}
+            settled |= {id(part) for part in walked(test)}
             if isinstance(test, ast.Compare) and all(isinstance(op, ast.In | ast.NotIn) for op in test.ops):
                 continue
             tested = reading(test)
@@ -903,7 +904,7 @@ def _caches_called(tree: ast.Module, functions: list[ast.FunctionDef | ast.Async
     value, not a count: only the counter is state."""
     counted = {
         n.value.id
-        for n in ast.walk(tree)
+        for n in walked(tree)
         if isinstance(n, ast.Attribute) and n.attr == "cache_info" and isinstance(n.value, ast.Name)
     }
     cached = {
@@ -916,7 +917,7 @@ def _caches_called(tree: ast.Module, functions: list[ast.FunctionDef | ast.Async
     return {
         n.func.id
         for f in functions
-        for n in ast.walk(f)
+        for n in walked(f)
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in cached
     }
 
@@ -1025,7 +1026,7 @@ def _imported_modules(tree: ast.Module, path: str) -> set[str]:
     """The dotted modules ``tree`` (the file at ``path``) imports, and each name ``from`` one as a
     possible submodule; a relative import resolved against the file's own package."""
     found: set[str] = set()
-    for node in ast.walk(tree):
+    for node in walked(tree):
         if isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom):
@@ -1060,7 +1061,7 @@ def _instances(tree: ast.Module, classes: Mapping[str, Iterable[str]]) -> dict[s
     for node, owner in bindings:
         if not isinstance(node, ast.Assign):
             continue
-        made = [c for c in ast.walk(node.value) if isinstance(c, ast.Call) and _callee(c) in classes]
+        made = [c for c in walked(node.value) if isinstance(c, ast.Call) and _callee(c) in classes]
         for target in node.targets if made else ():
             if (name := _dotted(target)) is None:
                 continue
@@ -1142,6 +1143,5 @@ def _drains(function: ast.FunctionDef | ast.AsyncFunctionDef, drained: set[str])
     whether the body runs at all is decided by how many calls came before (``for _ in _fuel:
     return a + b`` then ``return a - b``)."""
     return any(
-        isinstance(node, ast.For | ast.AsyncFor) and _root(node.iter) in drained
-        for node in ast.walk(function)
+        isinstance(node, ast.For | ast.AsyncFor) and _root(node.iter) in drained for node in walked(function)
     )

@@ -35,7 +35,7 @@ from trajectory_platform.curation.verify.name_ciphers import Bindings, bindings_
 from trajectory_platform.curation.verify.oracle_probes import count_probes
 from trajectory_platform.curation.verify.own_file_writes import own_file_writes, writing_open
 from trajectory_platform.curation.verify.process_state import bound_modules, state_gated_results
-from trajectory_platform.gym.python_trees import parse_tree
+from trajectory_platform.gym.python_trees import parse_tree, walked
 from trajectory_platform.gym.sandbox import file_bytes
 
 _SHELL_CALLS = {
@@ -177,7 +177,7 @@ def _aliases(
     (``Root = object``), or imported from a workspace module that binds it so (``files``:
     :func:`_workspace_exports`), is that builtin."""
     names: dict[str, tuple[str, ...]] = {}
-    for node in ast.walk(tree):
+    for node in walked(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 names[alias.asname or alias.name.split(".")[0]] = tuple(
@@ -341,7 +341,7 @@ def _always_equal(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Assign) -> 
         )
     if node.name not in ("__eq__", "__ne__"):
         return False
-    returns = [s for s in ast.walk(node) if isinstance(s, ast.Return)]
+    returns = [s for s in walked(node) if isinstance(s, ast.Return)]
     constant = node.name == "__eq__"
     return bool(returns) and all(
         isinstance(r.value, ast.Constant) and r.value.value is constant for r in returns
@@ -580,7 +580,7 @@ def _constant_bindings(tree: ast.AST, files: Mapping[str, str] | None = None) ->
     calc._names as n`` then ``n.MOD``; ``from . import _names``; ``calc._names.MOD``)."""
     values: dict[str, ast.AST] = {}
     stores: Counter[str] = Counter()
-    for node in ast.walk(tree):
+    for node in walked(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             stores[node.id] += 1
         elif isinstance(node, ast.arg):
@@ -794,7 +794,7 @@ def _reads_a_file(node: ast.AST, names: dict[str, ast.AST], depth: int, read: se
     read = set() if read is None else read
     if depth > 8:
         return False
-    for part in ast.walk(node):
+    for part in walked(node):
         followed: ast.AST | None = None
         if isinstance(part, ast.Call):
             func = part.func
@@ -867,7 +867,7 @@ def _takes_anything(args: ast.arguments) -> bool:
 
 
 def _literal_fragments(node: ast.AST) -> list[str]:
-    return [n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+    return [n.value for n in walked(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
 
 
 def _names_a_hook(fragment: str) -> bool:
@@ -1079,7 +1079,7 @@ def _text_code(
             annotation = node.returns
         else:
             annotation = node.annotation
-        for part in ast.walk(annotation) if annotation is not None else ():
+        for part in walked(annotation) if annotation is not None else ():
             if isinstance(part, ast.Constant) and isinstance(part.value, str):
                 found.update(_code_text_counts(part.value, aliases, names, depth))
         return found
@@ -1160,18 +1160,18 @@ def _spelt_from_constants(
 
     if isinstance(node, ast.Name) and node.id in names and node.id not in seen:
         return spelt(node.id)
-    local = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} | {
-        a.arg for a in ast.walk(node) if isinstance(a, ast.arg)
+    local = {n.id for n in walked(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} | {
+        a.arg for a in walked(node) if isinstance(a, ast.arg)
     }
     called = set()
-    for part in ast.walk(node):
+    for part in walked(node):
         if isinstance(part, ast.Call):
             root = part.func
             while isinstance(root, ast.Attribute):
                 root = root.value
             called.add(id(root))
     literal = False
-    for part in ast.walk(node):
+    for part in walked(node):
         if isinstance(part, ast.Constant) and part.value is not None:
             literal = True
         elif isinstance(part, ast.Name) and part.id not in local:
@@ -1271,7 +1271,7 @@ def _inspect(
         found["process_state_gate"] += gated
     if rewrites := own_file_writes(tree):
         found["own_file_write"] += rewrites
-    for node in ast.walk(tree):
+    for node in walked(tree):
         found.update(_text_code(node, aliases, names, depth, files, bindings))
         tamper = _tamper_node(node, aliases)
         if tamper is not None:
@@ -1368,7 +1368,13 @@ def parse_module(source: str) -> ast.Module:
     return parse_tree(interpreted_bytes(source))
 
 
+@functools.lru_cache(maxsize=256)
 def parse_python(source: str) -> tuple[ast.AST | None, SyntaxError | None]:
+    """:func:`parse_module`'s tree of ``source``, or its ``SyntaxError``; one per text while it is
+    among the last 256 parsed: an episode's checks parse each changed file several times (the
+    syntax check, the lint's selection, :func:`inspect_text`, the context and instruction reads),
+    and the walks memoized on the tree (:func:`~trajectory_platform.gym.python_trees.walked`)
+    serve them all only while it is one tree. Exact because no reader changes a parsed tree."""
     try:
         return parse_module(source), None
     except SyntaxError as exc:

@@ -21,6 +21,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
+from trajectory_platform.gym.python_trees import walked
+
 Arm = list[ast.stmt] | ast.expr
 VERSION_ATTRIBUTES = ("version_info", "hexversion", "version", "api_version", "implementation")
 """The members of ``sys`` that say which interpreter this is."""
@@ -33,7 +35,7 @@ def _footprint(arm: Arm) -> set[str]:
     called by name, modules imported."""
     names: set[str] = set()
     for root in arm if isinstance(arm, list) else [arm]:
-        for node in ast.walk(root):
+        for node in walked(root):
             if isinstance(node, ast.Attribute):
                 names.add(node.attr)
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
@@ -68,7 +70,7 @@ def _reads(arm: Arm, carries: Carries) -> bool:
     """Whether an arm uses the switched value itself (the docstring it tested, ``doc if doc is not
     None else 'no help'``): it handles that value, which is a means."""
     roots = arm if isinstance(arm, list) else [arm]
-    return any(carries(n) for r in roots for n in ast.walk(r) if isinstance(n, ast.Name | ast.Attribute))
+    return any(carries(n) for r in roots for n in walked(r) if isinstance(n, ast.Name | ast.Attribute))
 
 
 _ARITHMETIC = ast.BinOp | ast.UnaryOp | ast.Compare | ast.BoolOp | ast.AugAssign
@@ -82,7 +84,7 @@ def _uses_as_its_type(arm: Arm, typed: set[str]) -> bool:
     ``[s for s in x]``, ``round(x, 2)``, ``(x, x)``, ``return x``): a dispatch on the type, a
     means. A switched answer only computes with it (``a + b`` against ``a - b``)."""
     roots: list[ast.AST] = list(arm) if isinstance(arm, list) else [arm]
-    for node in (n for r in roots for n in ast.walk(r)):
+    for node in (n for r in roots for n in walked(r)):
         if isinstance(node, _ARITHMETIC):
             continue
         if any(_named(child, typed) for child in ast.iter_child_nodes(node)):
@@ -138,18 +140,18 @@ def _named(node: ast.AST, names: set[str]) -> bool:
 
 
 def _raises(arm: Arm) -> bool:
-    return isinstance(arm, list) and any(isinstance(n, ast.Raise) for s in arm for n in ast.walk(s))
+    return isinstance(arm, list) and any(isinstance(n, ast.Raise) for s in arm for n in walked(s))
 
 
 def _names(node: ast.AST) -> set[str]:
     """The names a test reads: whose type, docstring or module it asks about."""
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    return {n.id for n in walked(node) if isinstance(n, ast.Name)}
 
 
 def _blocks(tree: ast.AST) -> dict[int, tuple[list[ast.stmt], int]]:
     """Statement id -> (the block holding it, its index there)."""
     where: dict[int, tuple[list[ast.stmt], int]] = {}
-    for node in ast.walk(tree):
+    for node in walked(tree):
         for field in ("body", "orelse", "finalbody"):
             block = getattr(node, field, None)
             if isinstance(block, list):
@@ -167,9 +169,9 @@ class SwitchArms:
         self.in_a_test: set[int] = set()
         """Ids of the nodes inside an ``if``/``while``/conditional-expression test: their
         condition's arms decide, not they."""
-        for node in ast.walk(tree):
+        for node in walked(tree):
             if isinstance(node, ast.If | ast.While | ast.IfExp):
-                self.in_a_test |= {id(n) for n in ast.walk(node.test)}
+                self.in_a_test |= {id(n) for n in walked(node.test)}
 
     def arms(self, node: ast.If | ast.While | ast.IfExp) -> tuple[Arm, Arm]:
         """The two ways ``node`` goes; an ``if`` without ``else`` whose body leaves the block
@@ -210,5 +212,5 @@ class SwitchArms:
                 not carries(v) and isinstance(v, ast.BinOp) and not _uses_as_its_type(v, typed)
                 for v in node.values
             )
-        direct = any(_source(n) or (isinstance(n, ast.Compare) and carries(n)) for n in ast.walk(sink))
+        direct = any(_source(n) or (isinstance(n, ast.Compare) and carries(n)) for n in walked(sink))
         return direct and isinstance(node, ast.BinOp | ast.Subscript)
