@@ -12,8 +12,8 @@ from redact_factory import API_SECRET, DB_PASSWORD, GITHUB_TOKEN, SALT, secret_e
 from trajectory_platform.curation.redact import RedactionConfig, engine, measure_episode_leak
 from trajectory_platform.curation.redact.engine import (
     PARTIAL_MIN,
-    _windows,
     partial_copies,
+    piece_windows,
     scan,
 )
 from trajectory_platform.curation.redact.episode import redact_episode
@@ -164,20 +164,73 @@ def _text_showing(seed: int, credentials: list[str]) -> str:
     return rng.choice([" ", "\n", ""]).join(parts)
 
 
+def _table(credentials: list[str]) -> engine.SymbolTable:
+    return engine.build_table([engine.Finding("API_KEY", 0, len(v), v, "test") for v in credentials], SALT)
+
+
+def _text_windows(texts: list[str]) -> set[str]:
+    """Every window a run of ``texts`` holds: the windows :func:`partial_copies` asks about."""
+    return {
+        run.group()[index : index + PARTIAL_MIN]
+        for text in texts
+        for run in engine._RUN.finditer(text)
+        for index in range(len(run.group()) - PARTIAL_MIN + 1)
+    }
+
+
+def _first_owner(credentials: frozenset[str], window: str) -> str | None:
+    holders = [v for v in credentials if window in v and not engine._STREAM_FRAMING.search(v)]
+    return min(holders) if holders else None
+
+
 def test_windows_are_every_window_owned_by_the_first_credential_holding_it() -> None:
-    """Every window, a token piece or not (fails before: pieces only); the piece rule is the
-    window's own, so a piece's owner is the one the piece-only map gave it."""
+    """Every window, a token piece or not; the piece rule is the window's own, so a piece's owner
+    is the one the piece-only map gave it. (Texts showing every credential whole: the whole map.)"""
     for seed in range(20):
         credentials = frozenset(_credentials(seed, 12))
-        windows = _windows(credentials)
+        table = engine.SymbolTable(SALT)
+        for value in credentials:
+            table.add(value, "API_KEY")
+        windows = piece_windows(table, sorted(credentials))
         pieces = _all_windows(sorted(credentials))
         assert {w: owner for w, owner in windows.items() if _token_piece(w)} == pieces
         assert any(not _token_piece(w) for w in windows)
         for window, owner in windows.items():
             assert engine._token_piece(window) == _token_piece(window)
-            assert owner == min(
-                v for v in credentials if window in v and not engine._STREAM_FRAMING.search(v)
-            )
+            assert owner == _first_owner(credentials, window)
+
+
+def test_piece_windows_answer_each_window_the_texts_show_as_the_whole_tables_map() -> None:
+    """Restricted to the credentials the texts show, the map still answers every window a text's
+    run holds with the first credential holding it, or none (fails before: no such map; the old
+    one held every window of every credential, the 200k of a canary document)."""
+    left_out = 0
+    for seed in range(20):
+        credentials = _credentials(seed, 12)
+        table = _table(credentials)
+        long = frozenset(v for v in table.credentials if len(v) >= engine.PARTIAL_OF)
+        texts = [_text_showing(seed, credentials[:6]), _text_showing(seed + 100, credentials[9:])]
+        windows = piece_windows(table, texts)
+        for window in _text_windows(texts):
+            assert windows.get(window) == _first_owner(long, window)
+        left_out += len(long) - len(set(windows.values()))
+    assert left_out  # the encoded copies and the credentials no text shows
+
+
+def test_piece_windows_keep_a_credential_shown_by_any_one_window() -> None:
+    """A text showing a single window of a credential, at each of its offsets (the sampled grams
+    are every fifth offset's, so each residue and the last window are covered)."""
+    for seed in range(6):
+        credentials = _credentials(seed, 5)
+        table = _table(credentials)
+        long = frozenset(v for v in table.credentials if len(v) >= engine.PARTIAL_OF)
+        for value in credentials:
+            for offset in range(len(value) - PARTIAL_MIN + 1):
+                window = value[offset : offset + PARTIAL_MIN]
+                if any(ch.isspace() for ch in window):
+                    continue
+                text = f"see {window} there"
+                assert piece_windows(table, [text]).get(window) == _first_owner(long, window)
 
 
 def test_partial_copies_finds_the_pieces_the_whole_tables_windows_find() -> None:
@@ -186,9 +239,7 @@ def test_partial_copies_finds_the_pieces_the_whole_tables_windows_find() -> None
     for seed in range(20):
         credentials = _credentials(seed, 12)
         text = _text_showing(seed, credentials)
-        table = engine.build_table(
-            [engine.Finding("API_KEY", 0, len(v), v, "test") for v in credentials], SALT
-        )
+        table = _table(credentials)
         everything = _all_windows([v for v in table.credentials if len(v) >= engine.PARTIAL_OF])
         expected = []
         for run in engine._RUN.finditer(text):
