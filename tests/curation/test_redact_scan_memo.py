@@ -3,13 +3,17 @@ answers exactly what the work it spares would have (faster, never different)."""
 
 from __future__ import annotations
 
+import base64
 import json
 import random
+import re
 import string
+import urllib.parse
 
 from redact_factory import API_SECRET, DB_PASSWORD, GITHUB_TOKEN, SALT, secret_episode
 
 from trajectory_platform.curation.redact import RedactionConfig, engine, measure_episode_leak
+from trajectory_platform.curation.redact.decoders import rotations
 from trajectory_platform.curation.redact.engine import (
     PARTIAL_MIN,
     partial_copies,
@@ -256,3 +260,54 @@ def test_partial_copies_finds_the_pieces_the_whole_tables_windows_find() -> None
         found = partial_copies(text, table)
         assert [(f.start, f.end, f.value) for f in found] == [(s, e, text[s:e]) for s, e, _ in expected]
         assert found
+
+
+def _copies_written_by_urllib(value: str) -> set[str]:
+    """The encoded copies as they were written with ``urllib.parse`` per value (before 48)."""
+    raw = value.encode()
+    copies = {
+        base64.b64encode(raw).decode(),
+        base64.b64encode(raw + b"\n").decode(),
+        base64.urlsafe_b64encode(raw).decode(),
+        urllib.parse.quote(value, safe=""),
+        urllib.parse.quote_plus(value),
+        raw.hex(),
+        raw.hex().upper(),
+        value[::-1],
+        *rotations(value),
+    }
+    if not re.fullmatch(r"[A-Za-z_]+", value):
+        copies.add(value.upper())
+    copies.discard(value)
+    return copies
+
+
+def _encodable_values() -> list[str]:
+    """Every byte (each run of 32 code points below 256), spaces, plus signs, multi-byte
+    characters, and generated values."""
+    rng = random.Random(7)
+    alphabet = string.printable + "\u00e9\u20ac\U0001f511\u0661"
+    values = ["".join(map(chr, range(low, low + 32))) for low in range(0, 256, 32)]
+    values += ["a b+c/d=e%f", "p\u00e4ss w\u00f6rd \u20ac", "plainword", "under_score"]
+    return values + ["".join(rng.choices(alphabet, k=rng.randint(6, 40))) for _ in range(200)]
+
+
+def test_encoded_copies_are_those_urllib_and_base64_write() -> None:
+    """An equivalence control (passes before and after): the same copies, percent-encoded ones
+    included, as each library call per value writes them."""
+    for value in _encodable_values():
+        assert engine.transformed_copies(value) == _copies_written_by_urllib(value)
+
+
+def test_percent_encoded_copies_need_no_urllib_call_per_value(monkeypatch) -> None:
+    """The percent-encoded copies come from byte tables, not a ``quote`` call per value, which
+    cost a Python call per byte (fails before: it called ``urllib.parse.quote``)."""
+    expected = {value: _copies_written_by_urllib(value) for value in _encodable_values()}
+
+    def refused(*_: object, **__: object) -> str:
+        raise AssertionError("urllib.parse.quote called per value")
+
+    monkeypatch.setattr(urllib.parse, "quote", refused)
+    monkeypatch.setattr(urllib.parse, "quote_plus", refused)
+    for value, copies in expected.items():
+        assert engine.transformed_copies(value) == copies
