@@ -21,6 +21,7 @@ from trajectory_platform.curation.redact.engine import (
     scan,
 )
 from trajectory_platform.curation.redact.episode import redact_episode
+from trajectory_platform.curation.redact.pseudonym import placing_order
 
 TEXTS = [
     f"export GITHUB_TOKEN={GITHUB_TOKEN} && echo done",
@@ -311,3 +312,14 @@ def test_percent_encoded_copies_need_no_urllib_call_per_value(monkeypatch) -> No
     monkeypatch.setattr(urllib.parse, "quote_plus", refused)
     for value, copies in expected.items():
         assert engine.transformed_copies(value) == copies
+
+
+def test_placing_order_is_credentials_first_then_longer_then_by_value() -> None:
+    """The automaton's ranks (fails before: no placing_order; the order was a three-part key per
+    value): ties of length and of kind are frequent in the generated tables, so the value decides."""
+    rng = random.Random(11)
+    for _ in range(30):
+        values = {"".join(rng.choices("ab\u00e9Z9_", k=rng.randint(1, 6))) for _ in range(rng.randint(0, 80))}
+        credentials = {value for value in values if rng.random() < 0.5}
+        expected = sorted(values, key=lambda v: (v not in credentials, -len(v), v))
+        assert placing_order(values, credentials) == expected
