@@ -9,6 +9,7 @@ import random
 import re
 import string
 import urllib.parse
+from collections.abc import Iterator
 
 from redact_factory import API_SECRET, DB_PASSWORD, GITHUB_TOKEN, SALT, secret_episode
 
@@ -323,3 +324,19 @@ def test_placing_order_is_credentials_first_then_longer_then_by_value() -> None:
         credentials = {value for value in values if rng.random() < 0.5}
         expected = sorted(values, key=lambda v: (v not in credentials, -len(v), v))
         assert placing_order(values, credentials) == expected
+
+
+class _Unread(set[str]):
+    def __iter__(self) -> Iterator[str]:
+        raise AssertionError("the table's credentials were read")
+
+
+def test_a_text_without_an_ellipsis_does_not_order_the_tables_credentials() -> None:
+    """Heads cut by an ellipsis are looked for only where one stands (fails before: the table's
+    credentials were sorted for every field); with a mark, the head is found as before."""
+    table = _table(["Zq8vLm2Kp9Xw4Rt7Yb1N"])
+    table.credentials = _Unread(table.credentials)
+    assert engine.truncated_heads("id Zq8vLm2Kp9 and more", table, (), {}) == []
+    table.credentials = set(table.credentials)
+    heads = engine.truncated_heads("id Zq8vLm2Kp9... and more", table, (), {})
+    assert [(f.start, f.end, f.detector) for f in heads] == [(3, 13, "truncated")]

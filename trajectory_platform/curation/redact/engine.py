@@ -1016,10 +1016,13 @@ def truncated_heads(
     mid-token. No detector matches a token's head (its format needs the whole token) and the table
     holds whole values only, so the head stayed beside the pseudonym of the whole. Pieces shown
     any other way are :func:`partial_copies` (``found_here``: the findings the scan made in ``text``;
-    ``windows``: :func:`piece_windows` of texts that include ``text``)."""
+    ``windows``: :func:`piece_windows` of texts that include ``text``). The table's credentials are
+    ordered only for a text that shows an ellipsis (an episode's fields share one table of
+    thousands of values in a leak measurement, and few fields hold a mark)."""
     found: list[Finding] = []
-    credentials = sorted(value for value in table.credentials if len(value) > TRUNCATED_HEAD_MIN)
-    for mark in _ELLIPSIS.finditer(text) if credentials else ():
+    marks = list(_ELLIPSIS.finditer(text))
+    credentials = sorted(v for v in table.credentials if len(v) > TRUNCATED_HEAD_MIN) if marks else []
+    for mark in marks:
         end = mark.start()
         for value in credentials:
             start = _head_start(text, end, value)
