@@ -3,20 +3,26 @@ answers exactly what the work it spares would have (faster, never different)."""
 
 from __future__ import annotations
 
+import base64
 import json
 import random
+import re
 import string
+import urllib.parse
+from collections.abc import Iterator
 
 from redact_factory import API_SECRET, DB_PASSWORD, GITHUB_TOKEN, SALT, secret_episode
 
 from trajectory_platform.curation.redact import RedactionConfig, engine, measure_episode_leak
+from trajectory_platform.curation.redact.decoders import rotations
 from trajectory_platform.curation.redact.engine import (
     PARTIAL_MIN,
-    _windows,
     partial_copies,
+    piece_windows,
     scan,
 )
 from trajectory_platform.curation.redact.episode import redact_episode
+from trajectory_platform.curation.redact.pseudonym import placing_order
 
 TEXTS = [
     f"export GITHUB_TOKEN={GITHUB_TOKEN} && echo done",
@@ -164,20 +170,73 @@ def _text_showing(seed: int, credentials: list[str]) -> str:
     return rng.choice([" ", "\n", ""]).join(parts)
 
 
+def _table(credentials: list[str]) -> engine.SymbolTable:
+    return engine.build_table([engine.Finding("API_KEY", 0, len(v), v, "test") for v in credentials], SALT)
+
+
+def _text_windows(texts: list[str]) -> set[str]:
+    """Every window a run of ``texts`` holds: the windows :func:`partial_copies` asks about."""
+    return {
+        run.group()[index : index + PARTIAL_MIN]
+        for text in texts
+        for run in engine._RUN.finditer(text)
+        for index in range(len(run.group()) - PARTIAL_MIN + 1)
+    }
+
+
+def _first_owner(credentials: frozenset[str], window: str) -> str | None:
+    holders = [v for v in credentials if window in v and not engine._STREAM_FRAMING.search(v)]
+    return min(holders) if holders else None
+
+
 def test_windows_are_every_window_owned_by_the_first_credential_holding_it() -> None:
-    """Every window, a token piece or not (fails before: pieces only); the piece rule is the
-    window's own, so a piece's owner is the one the piece-only map gave it."""
+    """Every window, a token piece or not; the piece rule is the window's own, so a piece's owner
+    is the one the piece-only map gave it. (Texts showing every credential whole: the whole map.)"""
     for seed in range(20):
         credentials = frozenset(_credentials(seed, 12))
-        windows = _windows(credentials)
+        table = engine.SymbolTable(SALT)
+        for value in credentials:
+            table.add(value, "API_KEY")
+        windows = piece_windows(table, sorted(credentials))
         pieces = _all_windows(sorted(credentials))
         assert {w: owner for w, owner in windows.items() if _token_piece(w)} == pieces
         assert any(not _token_piece(w) for w in windows)
         for window, owner in windows.items():
             assert engine._token_piece(window) == _token_piece(window)
-            assert owner == min(
-                v for v in credentials if window in v and not engine._STREAM_FRAMING.search(v)
-            )
+            assert owner == _first_owner(credentials, window)
+
+
+def test_piece_windows_answer_each_window_the_texts_show_as_the_whole_tables_map() -> None:
+    """Restricted to the credentials the texts show, the map still answers every window a text's
+    run holds with the first credential holding it, or none (fails before: no such map; the old
+    one held every window of every credential, the 200k of a canary document)."""
+    left_out = 0
+    for seed in range(20):
+        credentials = _credentials(seed, 12)
+        table = _table(credentials)
+        long = frozenset(v for v in table.credentials if len(v) >= engine.PARTIAL_OF)
+        texts = [_text_showing(seed, credentials[:6]), _text_showing(seed + 100, credentials[9:])]
+        windows = piece_windows(table, texts)
+        for window in _text_windows(texts):
+            assert windows.get(window) == _first_owner(long, window)
+        left_out += len(long) - len(set(windows.values()))
+    assert left_out  # the encoded copies and the credentials no text shows
+
+
+def test_piece_windows_keep_a_credential_shown_by_any_one_window() -> None:
+    """A text showing a single window of a credential, at each of its offsets (the sampled grams
+    are every fifth offset's, so each residue and the last window are covered)."""
+    for seed in range(3):
+        credentials = _credentials(seed, 5)
+        table = _table(credentials)
+        long = frozenset(v for v in table.credentials if len(v) >= engine.PARTIAL_OF)
+        for value in credentials:
+            for offset in range(len(value) - PARTIAL_MIN + 1):
+                window = value[offset : offset + PARTIAL_MIN]
+                if any(ch.isspace() for ch in window):
+                    continue
+                text = f"see {window} there"
+                assert piece_windows(table, [text]).get(window) == _first_owner(long, window)
 
 
 def test_partial_copies_finds_the_pieces_the_whole_tables_windows_find() -> None:
@@ -186,9 +245,7 @@ def test_partial_copies_finds_the_pieces_the_whole_tables_windows_find() -> None
     for seed in range(20):
         credentials = _credentials(seed, 12)
         text = _text_showing(seed, credentials)
-        table = engine.build_table(
-            [engine.Finding("API_KEY", 0, len(v), v, "test") for v in credentials], SALT
-        )
+        table = _table(credentials)
         everything = _all_windows([v for v in table.credentials if len(v) >= engine.PARTIAL_OF])
         expected = []
         for run in engine._RUN.finditer(text):
@@ -205,3 +262,81 @@ def test_partial_copies_finds_the_pieces_the_whole_tables_windows_find() -> None
         found = partial_copies(text, table)
         assert [(f.start, f.end, f.value) for f in found] == [(s, e, text[s:e]) for s, e, _ in expected]
         assert found
+
+
+def _copies_written_by_urllib(value: str) -> set[str]:
+    """The encoded copies as they were written with ``urllib.parse`` per value (before 48)."""
+    raw = value.encode()
+    copies = {
+        base64.b64encode(raw).decode(),
+        base64.b64encode(raw + b"\n").decode(),
+        base64.urlsafe_b64encode(raw).decode(),
+        urllib.parse.quote(value, safe=""),
+        urllib.parse.quote_plus(value),
+        raw.hex(),
+        raw.hex().upper(),
+        value[::-1],
+        *rotations(value),
+    }
+    if not re.fullmatch(r"[A-Za-z_]+", value):
+        copies.add(value.upper())
+    copies.discard(value)
+    return copies
+
+
+def _encodable_values() -> list[str]:
+    """Every byte (each run of 32 code points below 256), spaces, plus signs, multi-byte
+    characters, and generated values."""
+    rng = random.Random(7)
+    alphabet = string.printable + "\u00e9\u20ac\U0001f511\u0661"
+    values = ["".join(map(chr, range(low, low + 32))) for low in range(0, 256, 32)]
+    values += ["a b+c/d=e%f", "p\u00e4ss w\u00f6rd \u20ac", "plainword", "under_score"]
+    return values + ["".join(rng.choices(alphabet, k=rng.randint(6, 40))) for _ in range(200)]
+
+
+def test_encoded_copies_are_those_urllib_and_base64_write() -> None:
+    """An equivalence control (passes before and after): the same copies, percent-encoded ones
+    included, as each library call per value writes them."""
+    for value in _encodable_values():
+        assert engine.transformed_copies(value) == _copies_written_by_urllib(value)
+
+
+def test_percent_encoded_copies_need_no_urllib_call_per_value(monkeypatch) -> None:
+    """The percent-encoded copies come from byte tables, not a ``quote`` call per value, which
+    cost a Python call per byte (fails before: it called ``urllib.parse.quote``)."""
+    expected = {value: _copies_written_by_urllib(value) for value in _encodable_values()}
+
+    def refused(*_: object, **__: object) -> str:
+        raise AssertionError("urllib.parse.quote called per value")
+
+    monkeypatch.setattr(urllib.parse, "quote", refused)
+    monkeypatch.setattr(urllib.parse, "quote_plus", refused)
+    for value, copies in expected.items():
+        assert engine.transformed_copies(value) == copies
+
+
+def test_placing_order_is_credentials_first_then_longer_then_by_value() -> None:
+    """The automaton's ranks (fails before: no placing_order; the order was a three-part key per
+    value): ties of length and of kind are frequent in the generated tables, so the value decides."""
+    rng = random.Random(11)
+    for _ in range(30):
+        values = {"".join(rng.choices("ab\u00e9Z9_", k=rng.randint(1, 6))) for _ in range(rng.randint(0, 80))}
+        credentials = {value for value in values if rng.random() < 0.5}
+        expected = sorted(values, key=lambda v: (v not in credentials, -len(v), v))
+        assert placing_order(values, credentials) == expected
+
+
+class _Unread(set[str]):
+    def __iter__(self) -> Iterator[str]:
+        raise AssertionError("the table's credentials were read")
+
+
+def test_a_text_without_an_ellipsis_does_not_order_the_tables_credentials() -> None:
+    """Heads cut by an ellipsis are looked for only where one stands (fails before: the table's
+    credentials were sorted for every field); with a mark, the head is found as before."""
+    table = _table(["Zq8vLm2Kp9Xw4Rt7Yb1N"])
+    table.credentials = _Unread(table.credentials)
+    assert engine.truncated_heads("id Zq8vLm2Kp9 and more", table, (), {}) == []
+    table.credentials = set(table.credentials)
+    heads = engine.truncated_heads("id Zq8vLm2Kp9... and more", table, (), {})
+    assert [(f.start, f.end, f.detector) for f in heads] == [(3, 13, "truncated")]

@@ -135,3 +135,17 @@ def gated_alternation(pattern: str, flags: int = 0, lookbehind: str = "") -> re.
     gate = "".join(re.escape(char) for char in sorted(firsts))
     branches = pattern if flags else _by_first_character(pattern) or pattern
     return re.compile(f"(?=[{gate}]){lookbehind}(?:{branches})", flags)
+
+
+def literal_first(lookbehind: str, literal: str) -> str:
+    """``lookbehind`` then ``literal`` (a pattern's opening) written as the literal first and the
+    assertion after it, reading back over the literal: ``(?<!X)lit`` as ``lit(?<!Xlit)``. A
+    pattern that opens with a lookbehind gives ``re`` no literal prefix, so it tries a match at every
+    position of the text (a JWT's ``eyJ`` searched for in every view of a canary document, a ``config``
+    rule's two lookbehinds on every line); opened with the literal, ``re`` skips to where the literal
+    stands. The literal has one width, so the assertion reads the same characters before it: the
+    pattern matches the same texts at the same places, with the same groups."""
+    if not lookbehind.startswith(("(?<=", "(?<!")) or not lookbehind.endswith(")"):
+        raise ValueError("not one lookbehind")
+    escaped = re.escape(literal)
+    return f"{escaped}{lookbehind[:-1]}{escaped})"

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from trajectory_platform.curation.redact.alternations import literal_first
 from trajectory_platform.curation.redact.credential_names import credential_class
 from trajectory_platform.curation.redact.model import Finding
 
@@ -37,7 +38,8 @@ _SASL_PASSWD_LINES = re.compile(
 )
 """Postfix's ``sasl_passwd``: the relay (``[host]:port`` or ``host:port``), then ``login:password``."""
 _SCHEME_PASSWORDS = re.compile(
-    r"(?<![\w{$])\{(?:PLAIN|CLEAR|PLAIN-TRUNC)\}(?P<value>[^\s:\\\"'{}][^\s:\\\"']{3,199})"
+    literal_first(r"(?<![\w{$])", "{")
+    + r"(?:PLAIN|CLEAR|PLAIN-TRUNC)\}(?P<value>[^\s:\\\"'{}][^\s:\\\"']{3,199})"
 )
 """A password after Dovecot's cleartext scheme prefix (a passwd-file's second field, ``doveadm pw``)."""
 _FORMATS: tuple[tuple[re.Pattern[str] | None, bool, re.Pattern[str]], ...] = (

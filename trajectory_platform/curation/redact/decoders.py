@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
-from trajectory_platform.curation.redact.alternations import gated_alternation
+from trajectory_platform.curation.redact.alternations import gated_alternation, literal_first
 from trajectory_platform.curation.redact.credential_names import credential_class
 from trajectory_platform.curation.redact.decoder_calls import DECODER_CALL, decoder_call, holds_a_decoder_call
 from trajectory_platform.curation.redact.dumps import DUMP_BLOCK, DUMP_HINT, ROW_OPENS, dump_runs
@@ -269,7 +269,7 @@ _ARGV_SEPARATOR = re.compile(r"(?<=[!-~])(?:\x00|\^@)(?=[!-~])")
 ``/proc/PID/environ`` separate a command's arguments and variables (``--db-password``, NUL, the
 password). Read as the space a command line shows there, so a flag names its value as it does in
 ``ps`` output. A NUL after every character (UTF-16) is :data:`_UTF16_NULS`'s."""
-_UTF7 = re.compile(r"(?<![\w+/=])\+A[A-Za-z0-9+/]{6,}-?")
+_UTF7 = re.compile(literal_first(r"(?<![\w+/=])", "+A") + "[A-Za-z0-9+/]{6,}-?")
 """UTF-7's base64 of UTF-16 (RFC 2152: ``+AEcASQBU-`` is ``GIT``): ASCII in it starts with ``A``,
 its high byte zero."""
 _GLUE = re.compile(
@@ -1091,7 +1091,7 @@ def _wrapped_at_width(text: str) -> bool:
 _JWT_BREAK = re.compile(r"\\?\r?\n[ \t]*")
 """A line break inside a JSON Web Token (a backslash marking the cut, the next row's indent): where
 :func:`_jwt_breaks` says one is."""
-_JWT_START = re.compile(r"(?<![\w\-+/.])eyJ")
+_JWT_START = re.compile(literal_first(r"(?<![\w\-+/.])", "eyJ"))
 _JWT_PIECE = re.compile(r"[A-Za-z0-9_\-+/=.]+")
 _JWT_SIGNATURE_BYTES = {
     "HS256": (32,),

@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from detect_secrets.filters.heuristic import is_sequential_string
 
+from trajectory_platform.curation.redact.alternations import literal_first
 from trajectory_platform.curation.redact.credential_files import READER_WORDS, find_printed_credential_files
 from trajectory_platform.curation.redact.credential_names import (
     FOREIGN_PASSWORD,
@@ -1177,7 +1178,10 @@ _SIGN_IN_WITH = re.compile(
 authenticate with X". Only a value that looks chosen counts ("use SSO to log in", "sign in with
 Google" name a way in)."""
 _NEW_VALUE = re.compile(
-    r"(?<![a-z])new[ \t]+(?:one|value)[ \t]+(?:is|was|will[ \t]+be)[ \t]*:?[ \t]+" + _VALUE + r"(?P=quote)"
+    literal_first("(?<![a-z])", "new")
+    + r"[ \t]+(?:one|value)[ \t]+(?:is|was|will[ \t]+be)[ \t]*:?[ \t]+"
+    + _VALUE
+    + r"(?P=quote)"
 )
 """A credential's new value named by anaphora ("Password reset done, new one is X", "rotated the
 key; the new value is X"): the credential's word is earlier in the line (:data:`_ANAPHORA_REACH`)."""

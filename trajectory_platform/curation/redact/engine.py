@@ -23,7 +23,6 @@ import urllib.parse
 from collections import Counter, OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields, replace
-from functools import lru_cache
 
 from trajectory_platform.curation.redact.actions_debug import find_actions_debug_values
 from trajectory_platform.curation.redact.argv import find_argv_credentials, find_argv_in_document
@@ -970,12 +969,13 @@ def transformed_copies(value: str) -> set[str]:
     value). An all-letter name's upper case is an environment variable's name (``db_password`` ->
     ``DB_PASSWORD``), so only a value with a digit or a symbol gets that copy."""
     raw = value.encode()
+    latin = raw.decode("latin-1")  # one character per byte: each percent-encoded by its table
     copies = {
         base64.b64encode(raw).decode(),
         base64.b64encode(raw + b"\n").decode(),
         base64.urlsafe_b64encode(raw).decode(),
-        urllib.parse.quote(value, safe=""),
-        urllib.parse.quote_plus(value),
+        latin.translate(_QUOTED),
+        latin.translate(_QUOTED_PLUS),
         raw.hex(),
         raw.hex().upper(),
         value[::-1],
@@ -987,6 +987,12 @@ def transformed_copies(value: str) -> set[str]:
     return copies
 
 
+_QUOTED = {byte: urllib.parse.quote(bytes([byte]), safe="") for byte in range(256)}
+_QUOTED_PLUS = {byte: urllib.parse.quote_plus(bytes([byte]), safe="") for byte in range(256)}
+"""Each byte as ``urllib.parse.quote(value, safe="")`` and ``quote_plus(value)`` write it: both
+encode ``value`` as UTF-8 and write each byte on its own, so one ``str.translate`` of the bytes read
+as Latin-1 gives the same text without a Python call per byte (a document's table asks this of
+some 1,500 values)."""
 _DECODED_CREDENTIAL = re.compile(r"[!-~]{6,200}")
 """What a secret found in base64 decodes to, when it is one printable token (a password under a
 Kubernetes Secret's ``data``, ``user:pw`` of a Basic header): the log prints it too where a command
@@ -1002,22 +1008,28 @@ TRUNCATED_HEAD_MIN = 6
 are shared by every token of a format and carry next to nothing of the key."""
 
 
-def truncated_heads(text: str, table: SymbolTable, found_here: Sequence[Finding] = ()) -> list[Finding]:
+def truncated_heads(
+    text: str, table: SymbolTable, found_here: Sequence[Finding] = (), windows: dict[str, str] | None = None
+) -> list[Finding]:
     """Heads of the table's credentials that ``text`` shows cut short by an ellipsis: a verdict
     that quotes a long task id as its first 120 characters and ``...``, a tool output truncated
     mid-token. No detector matches a token's head (its format needs the whole token) and the table
     holds whole values only, so the head stayed beside the pseudonym of the whole. Pieces shown
-    any other way are :func:`partial_copies` (``found_here``: the findings the scan made in ``text``)."""
+    any other way are :func:`partial_copies` (``found_here``: the findings the scan made in ``text``;
+    ``windows``: :func:`piece_windows` of texts that include ``text``). The table's credentials are
+    ordered only for a text that shows an ellipsis (an episode's fields share one table of
+    thousands of values in a leak measurement, and few fields hold a mark)."""
     found: list[Finding] = []
-    credentials = sorted(value for value in table.credentials if len(value) > TRUNCATED_HEAD_MIN)
-    for mark in _ELLIPSIS.finditer(text) if credentials else ():
+    marks = list(_ELLIPSIS.finditer(text))
+    credentials = sorted(v for v in table.credentials if len(v) > TRUNCATED_HEAD_MIN) if marks else []
+    for mark in marks:
         end = mark.start()
         for value in credentials:
             start = _head_start(text, end, value)
             if start is not None:
                 found.append(Finding(table.kinds[value], start, end, text[start:end], "truncated"))
                 break
-    return found + partial_copies(text, table, found_here)
+    return found + partial_copies(text, table, found_here, windows)
 
 
 PARTIAL_MIN = 12
@@ -1029,15 +1041,19 @@ and a word or a number shares them by chance."""
 _RUN = re.compile(rf"\S{{{PARTIAL_MIN},}}")
 
 
-def partial_copies(text: str, table: SymbolTable, found_here: Sequence[Finding] = ()) -> list[Finding]:
+def partial_copies(
+    text: str, table: SymbolTable, found_here: Sequence[Finding] = (), windows: dict[str, str] | None = None
+) -> list[Finding]:
     """Pieces of 12 characters or more of the table's long credentials (head, tail or middle) that
     ``text`` shows without an ellipsis: a masked display (``ghp_AbCd…12****wxyz``, ``Bearer
     <head>XXXX``), a ``prefix=<head>`` log line, a ``grep`` for the head, ``cut -c1-18`` output,
     "the key ending in <tail>" (rtsec10 PL: 18 of 48 kept, and a tail in a later event of the
     episode too). Each piece is widened to the longest run it shares with the credential; the
     whole credential is the table's own, and a piece a finding of the scan already covers is its
-    (a key's lines joined from string literals: each line is its own finding)."""
-    windows = _windows(frozenset(value for value in table.credentials if len(value) >= PARTIAL_OF))
+    (a key's lines joined from string literals: each line is its own finding). ``windows`` is
+    :func:`piece_windows` of texts that include ``text`` (an episode's fields share one), else of
+    ``text`` alone."""
+    windows = piece_windows(table, [text]) if windows is None else windows
     if not windows:
         return []
     found: list[Finding] = []
@@ -1056,19 +1072,49 @@ def partial_copies(text: str, table: SymbolTable, found_here: Sequence[Finding] 
     return found
 
 
-@lru_cache(maxsize=8)
-def _windows(credentials: frozenset[str]) -> dict[str, str]:
-    """Every 12-character window of each credential, to the first credential in order holding it
-    (the last texts' tables; a stream's raw span, :func:`_streamed_findings`, holds none: its pieces
-    are the chunks' framing). Only a window that reads as a random token's piece is a piece
-    (:func:`_token_piece`); that is the window's own property, so :func:`partial_copies` asks it of
-    the windows a text shows, a handful, not of the table's 200k (a document's 1,400 new
-    credentials), and the map is built in C: each value's windows over those of the values after it."""
+def piece_windows(table: SymbolTable, texts: Sequence[str]) -> dict[str, str]:
+    """Every 12-character window of each long credential of ``table`` (:data:`PARTIAL_OF`) that
+    shares a window with ``texts``, to the first credential in order holding it; for every window a
+    run of ``texts`` holds, the same answer as the map of all the table's credentials, the only
+    windows :func:`partial_copies` asks about. A stream's raw span (:func:`_streamed_findings`)
+    holds none: its pieces are the chunks' framing. Only a window that reads as a random token's
+    piece is a piece (:func:`_token_piece`); that is the window's own property, so
+    :func:`partial_copies` asks it of the windows a text shows, not of the map's.
+
+    Why restricted: a document's table holds some 1,400 credentials, most of them encoded copies of
+    the values found (:func:`transformed_copies`) that the text never shows, 200k windows in all. A
+    credential sharing a window with a text shares with it the :data:`_GRAM` characters at one of
+    the credential's offsets that are multiples of :data:`_GRAM_STRIDE` (the window spans one such
+    offset and the gram after it), so a credential none of whose sampled grams a text's runs hold
+    owns no window the text shows and is left out: its windows would never be asked for. Where the
+    credentials are shorter in all than the texts (an episode's few keys), reading the texts' grams
+    would cost more than it spares, and every credential is kept."""
+    shown = [v for v in table.credentials if len(v) >= PARTIAL_OF and not _STREAM_FRAMING.search(v)]
+    if sum(map(len, shown)) > sum(map(len, texts)):
+        grams: set[str] = set()
+        for text in texts:
+            for run in _RUN.finditer(text):
+                ends = range(run.start() + _GRAM, run.end() + 1)
+                grams.update(
+                    map(text.__getitem__, map(slice, range(run.start(), run.end() - _GRAM + 1), ends))
+                )
+        shown = [value for value in shown if not grams.isdisjoint(_sampled_grams(value))]
     windows: dict[str, str] = {}
-    for value in sorted(credentials, reverse=True):
-        if not _STREAM_FRAMING.search(value):
-            windows.update(zip(_slices(value), itertools.repeat(value)))
+    for value in sorted(shown, reverse=True):  # the map built in C: each value's windows over later ones'
+        windows.update(zip(_slices(value), itertools.repeat(value)))
     return windows
+
+
+_GRAM = 8
+_GRAM_STRIDE = PARTIAL_MIN - _GRAM + 1
+"""A window of :data:`PARTIAL_MIN` characters at any offset of a credential holds the :data:`_GRAM`
+characters at the first multiple of this stride at or after that offset."""
+
+
+def _sampled_grams(value: str) -> Iterator[str]:
+    """The :data:`_GRAM` characters of ``value`` at every multiple of :data:`_GRAM_STRIDE`."""
+    ends = range(_GRAM, len(value) + 1, _GRAM_STRIDE)
+    return map(value.__getitem__, map(slice, range(0, len(value) - _GRAM + 1, _GRAM_STRIDE), ends))
 
 
 def _slices(value: str) -> Iterator[str]:

@@ -32,6 +32,7 @@ from trajectory_platform.curation.redact.credential_files import directed_files,
 from trajectory_platform.curation.redact.detectors import find_secrets
 from trajectory_platform.curation.redact.engine import (
     build_table,
+    piece_windows,
     resolve_findings,
     rewrite,
     scan,
@@ -395,10 +396,11 @@ def redact_row(
     by_field: dict[str, list[Finding]] = {}
     for finding in findings:
         by_field.setdefault(finding.field, []).append(finding)
+    windows = piece_windows(table, [getattr(owner, attr) for _, owner, attr, *_ in scanned])
     heads = [
         replace(f, field=path)
         for path, owner, attr, *_ in scanned
-        for f in truncated_heads(getattr(owner, attr), table, by_field.get(path, []))
+        for f in truncated_heads(getattr(owner, attr), table, by_field.get(path, []), windows)
     ]
     findings.extend(heads)
     build_table(heads, salt, table)

@@ -33,6 +33,7 @@ import hashlib
 import re
 from collections.abc import Iterator
 
+from trajectory_platform.curation.redact.alternations import literal_first
 from trajectory_platform.curation.redact.credential_names import credential_class
 from trajectory_platform.curation.redact.model import Finding
 from trajectory_platform.curation.redact.positional import credential_shaped
@@ -76,7 +77,8 @@ commas (a JSON array, a literal in code), or single spaces (Go's ``fmt.Println``
 Spaces are taken possessively: a longer list (an S-box) fails at its 65th value, and two ways to
 split each gap between the spaces around a line break made that failure exponential."""
 _BARE_BYTES_REPR = re.compile(
-    r"(?<![\w\\])b(?P<q>[\"'])(?P<value>(?:\\x[0-9a-f]{2}|\\[nrt0'\"\\]|(?!(?P=q))[^\\\n]){16,256})(?P=q)"
+    literal_first(r"(?<![\w\\])", "b")
+    + r"(?P<q>[\"'])(?P<value>(?:\\x[0-9a-f]{2}|\\[nrt0'\"\\]|(?!(?P=q))[^\\\n]){16,256})(?P=q)"
 )
 _NODE_BUFFER = re.compile(
     r"<Buffer (?P<value>[0-9a-f]{2}(?: [0-9a-f]{2}){15,49})(?: \.\.\.(?: \d+ more bytes?)?)?>"

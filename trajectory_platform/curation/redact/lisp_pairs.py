@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from trajectory_platform.curation.redact.alternations import literal_first
 from trajectory_platform.curation.redact.credential_names import credential_class
 from trajectory_platform.curation.redact.detectors import acceptable_value
 from trajectory_platform.curation.redact.model import Finding
@@ -24,7 +25,8 @@ _LISP = re.compile(
 )
 """What only Lisp writes: a quoted list, or a form opened by a Lisp operator."""
 _PAIR = re.compile(
-    r"(?<![\w$\])])\([ \t]*(?P<name>\"[^\"\n]{1,64}\"|:?[A-Za-z][\w-]{0,63})[ \t]+\.[ \t]+"
+    literal_first(r"(?<![\w$\])])", "(")
+    + r"[ \t]*(?P<name>\"[^\"\n]{1,64}\"|:?[A-Za-z][\w-]{0,63})[ \t]+\.[ \t]+"
     r"(?P<value>\"(?:[^\"\\\n]|\\.){1,512}\")[ \t]*\)"
 )
 """A dotted pair whose value is a string, its ``(`` opening a list (nothing glued before it)."""

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from trajectory_platform.curation.redact.alternations import literal_first
 from trajectory_platform.curation.redact.credential_names import credential_class
 from trajectory_platform.curation.redact.model import Finding
 from trajectory_platform.curation.redact.positional import credential_shaped
@@ -108,7 +109,8 @@ too, and the echo stood (red team rtsec15)."""
 
 _NAMED = {
     "jq_path_set": re.compile(
-        r"(?<![\w.\]\"])\.(?:[\w-]{1,80}\.|\[[^\]\n]{0,80}\]\.?){0,12}\"?(?P<name>[\w-]{1,80})\"?\]?\s*\|?=\s*"
+        literal_first(r"(?<![\w.\]\"])", ".")
+        + r"(?:[\w-]{1,80}\.|\[[^\]\n]{0,80}\]\.?){0,12}\"?(?P<name>[\w-]{1,80})\"?\]?\s*\|?=\s*"
         r"\\?(?P<q>[\"'])(?P<value>[^\"'\\\n]{4,200})\\?(?P=q)"
     ),
     "xpath_update": re.compile(r"\s-u\s+[\"']?/[^\s\"']*?(?P<name>[\w:@-]+)[\"']?\s+-v\s+" + _Q_VALUE),

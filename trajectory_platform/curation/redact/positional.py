@@ -22,6 +22,7 @@ import re
 from collections.abc import Iterator
 
 from trajectory_platform.curation.redact.actions_debug import find_actions_debug_values
+from trajectory_platform.curation.redact.alternations import literal_first
 from trajectory_platform.curation.redact.credential_names import credential_class, unescaped_name
 from trajectory_platform.curation.redact.cut_values import find_cut_cells, may_be_cut
 from trajectory_platform.curation.redact.decoders import ANSI_ESCAPE
@@ -414,6 +415,8 @@ _YAML_FLOW_SCALAR = r"(?:[^\"'\\,}\n]|\\.|(?<=\w)[\"'](?=\w))"
 """The same in a flow mapping (``{name: X, value: Y}``), where a ``,`` or a ``}`` ends a plain value."""
 _HCL_ATTRIBUTE = r"[ \t]*(?:[+~-][ \t]+)?"
 """An HCL attribute's line start, with a plan's change mark (``+``, ``~``, ``-``) before it."""
+_TOOL_BEFORE = r"(?<=[\w-] )"
+"""A tool's name and a space before its ``config`` word (``git config``, ``npm config``)."""
 _NAMED_BY_SIBLING = {
     "yaml_name_value": re.compile(
         r"(?m)^(?P<indent>[ \t]*)-?[ \t]*name:[ \t]*[\"']?(?P<name>[\w.-]{1,80})[\"']?[ \t]*\n"
@@ -461,7 +464,8 @@ _NAMED_BY_SIBLING = {
         r"\"payload\"\s*:\s*\{[^{}]*?\"data\"\s*:\s*\"(?P<value>(?:[^\"\\\n]|\\.){4,4096})\""
     ),
     "aws_configure_set": re.compile(  # aws configure set, and any tool's config set NAME VALUE
-        r"(?:(?<=aws )configure|(?<=[\w-] )config)\b(?:\s+set)?"
+        f"(?:{literal_first('(?<=aws )', 'configure')}|{literal_first(_TOOL_BEFORE, 'config')})"
+        r"\b(?:\s+set)?"
         r"(?:\s+--profile\s+\S+|\s+--?[\w-]+(?:=\S+)?)*\s+"
         r"(?:[^\s\"']*[/:])?(?P<name>[\w.-]{1,80})\s+(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)"
     ),

@@ -20,8 +20,11 @@ from __future__ import annotations
 
 import re
 
+from trajectory_platform.curation.redact.alternations import literal_first
+
 PRINTF_FORMAT = re.compile(
-    r"(?<![\w-])printf[ \t]+(?:--[ \t]+)?(?P<q>['\"])(?P<format>(?:(?!(?P=q))[^\n\\]|\\[^\n])*)(?P=q)"
+    literal_first(r"(?<![\w-])", "printf")
+    + r"[ \t]+(?:--[ \t]+)?(?P<q>['\"])(?P<format>(?:(?!(?P=q))[^\n\\]|\\[^\n])*)(?P=q)"
     r"(?P<args>(?:[ \t]+(?:'[^'\n]*'|\"(?:[^\"\\\n]|\\[^\n])*\"|\$'[^'\n]*'|[^\s'\"|;&<>()`]+))*)"
 )
 """``printf`` (``--`` may end its options), a quoted format, and its arguments up to the end of the
