@@ -1,6 +1,6 @@
 """Fixtures every test folder shares: the read-only corpus in ``../shared/data`` next to the checkout,
-one workdir holding the embedded default tokenizer and base model, and a Dagster instance that is
-closed when its test ends."""
+one workdir holding the embedded default tokenizer and base model, a Dagster instance that is
+closed when its test ends, and the scripted corpus a round's tests start from."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import pyarrow as pa
 import pytest
 import torch
 
@@ -88,6 +89,30 @@ def instance() -> Iterator[DagsterInstance]:
 
     with DagsterInstance.ephemeral() as ephemeral:
         yield ephemeral
+
+
+@pytest.fixture(scope="session")
+def scripted_corpus() -> pa.Table:
+    """The verified outcomes a round's tests start from, built once per session (a worker that runs
+    both users verifies the four episodes, in the sandbox, once instead of three times): the scripted
+    expert and the wrong fix on the first two training tasks, one pass and one failure each (p = 0.5,
+    in the band if they counted), with no round recorded. Read it, never change it (a pyarrow table
+    cannot be changed in place). (Imported here, not at the top: most folders never use it.)"""
+    from trajectory_platform.curation.split_mixture_stage import SplitSettings
+    from trajectory_platform.curation.verify import verified_table, verify_episodes
+    from trajectory_platform.gym.policies import ScriptedExpert, WrongFixPolicy
+    from trajectory_platform.gym.runtime import run_episode
+    from trajectory_platform.rounds.stage import training_fixtures
+
+    fixtures = training_fixtures(SplitSettings())[:2]
+    episodes = [
+        run_episode(
+            f, policy, seed=7, episode_id=f"corpus-{f.fixture_id}-{policy.name}", verify=False
+        ).episode
+        for f in fixtures
+        for policy in (ScriptedExpert(), WrongFixPolicy())
+    ]
+    return verified_table(episodes, verify_episodes(episodes, {f.fixture_id: f for f in fixtures}))
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -20,15 +20,12 @@ from dagster import AssetKey, DagsterInstance
 from trajectory_platform.assets.mixture import composed_mixture
 from trajectory_platform.commands._rounds import next_round_key, run_round
 from trajectory_platform.curation.split_mixture_stage import MixtureSettings, SplitSettings, split_stage
-from trajectory_platform.curation.verify import verified_table, verify_episodes
 from trajectory_platform.definitions import bound_to
 from trajectory_platform.gym.library import build_library
-from trajectory_platform.gym.policies import ScriptedExpert, WrongFixPolicy, make_policy
-from trajectory_platform.gym.runtime import run_episode
+from trajectory_platform.gym.policies import make_policy
 from trajectory_platform.resources import build_resources, read_asset_table
 from trajectory_platform.resources.facts import latest_metadata
 from trajectory_platform.rounds.sampling import ROUND_KEY, policy_sampler
-from trajectory_platform.rounds.stage import training_fixtures
 from trajectory_platform.traces.parquet import write_parquet
 from trajectory_platform.training.optim.checkpoint import checkpoint_digest
 from trajectory_platform.training.optim.model import build_default_model
@@ -60,20 +57,10 @@ TINY = {
 }
 
 
-def _corpus(workdir: Path) -> None:
+def _corpus(workdir: Path, verified: pa.Table) -> None:
     """The graph's outputs a round reads: the corpus's verified outcomes (one scripted pass and one
     failure on each of two training tasks: p = 0.5, in the band if they counted), the base mixture,
     and the checkpoint to sample with."""
-    fixtures = training_fixtures(SplitSettings())[:2]
-    episodes = [
-        run_episode(
-            f, policy, seed=7, episode_id=f"corpus-{f.fixture_id}-{policy.name}", verify=False
-        ).episode
-        for f in fixtures
-        for policy in (ScriptedExpert(), WrongFixPolicy())
-    ]
-    judged = verify_episodes(episodes, {f.fixture_id: f for f in fixtures})
-    verified = verified_table(episodes, judged)
     assert sorted(verified["sink"].to_pylist()) == ["admitted", "admitted", "hard_negative", "hard_negative"]
     write_parquet(verified, asset_parquet_dir(workdir, "verified_traces") / "2024-01-01.parquet")
     split = SplitSettings()
@@ -85,11 +72,13 @@ def _corpus(workdir: Path) -> None:
     write_parquet(pa.Table.from_pylist([row]), asset_parquet_dir(workdir, "checkpoint") / "all.parquet")
 
 
-def test_one_round_end_to_end(eval_workdir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_one_round_end_to_end(
+    eval_workdir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, scripted_corpus: pa.Table
+) -> None:
     workdir = tmp_path / "workdir"
     shutil.copytree(eval_workdir, workdir)  # the default tokenizer and base model, built once per session
     monkeypatch.setenv(WORKDIR_ENV, str(workdir))
-    _corpus(workdir)
+    _corpus(workdir, scripted_corpus)
     located = bound_to(build_resources(workdir))
     failed: list[str] = []
     with DagsterInstance.ephemeral() as instance:

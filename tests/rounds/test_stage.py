@@ -18,8 +18,7 @@ from trajectory_platform.curation.verify.cascade import CascadeConfig
 from trajectory_platform.environments.real_projects import PROJECTS, build_environment
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.library import build_library
-from trajectory_platform.gym.policies import ScriptedExpert, WrongFixPolicy, make_policy
-from trajectory_platform.gym.runtime import run_episode
+from trajectory_platform.gym.policies import ScriptedExpert, make_policy
 from trajectory_platform.rounds.mix import source_of
 from trajectory_platform.rounds.sampling import ROUND_KEY, policy_sampler, sample_round, stamp
 from trajectory_platform.rounds.settings import RoundSettings
@@ -51,29 +50,17 @@ def test_the_next_mix_retires_stale_samplers_and_keeps_one_per_action_sequence(g
     assert corpus.splits.table["episode_id"].to_pylist() == corpus.corpus["episode_id"].to_pylist()
 
 
-def _scripted_corpus(fixtures: list[Fixture]) -> pa.Table:
-    """Verified outcomes of the scripted policies (no round recorded) that would put every task of
-    ``fixtures`` in the band if they counted: one pass and one failure each (p = 0.5)."""
-    episodes = [
-        run_episode(
-            f, policy, seed=7, episode_id=f"corpus-{f.fixture_id}-{policy.name}", verify=False
-        ).episode
-        for f in fixtures
-        for policy in (ScriptedExpert(), WrongFixPolicy())
-    ]
-    return verified_table(episodes, verify_episodes(episodes, {f.fixture_id: f for f in fixtures}))
-
-
 @pytest.fixture(scope="module")
-def piloted(tmp_path_factory: pytest.TempPathFactory) -> tuple[RoundRun, RoundRunSettings]:
+def piloted(
+    tmp_path_factory: pytest.TempPathFactory, scripted_corpus: pa.Table
+) -> tuple[RoundRun, RoundRunSettings]:
     """Round 1 with a sampler that never solves a task, on a corpus whose scripted outcomes would
     put two training tasks in the band: a pilot of two tasks, then DAgger on its failures."""
     folder = tmp_path_factory.mktemp("piloted")
     # seed 2 draws two bug-fix tasks (test, read, edit, test, answer), which wrong_fix always fails
     settings = RoundRunSettings(sampler="wrong_fix", attempts=2, pilot_attempts=1, pilot_tasks=2, seed=2)
-    earlier = _scripted_corpus(training_fixtures(SplitSettings())[:2])
     run = run_round(
-        settings, SplitSettings(), earlier, folder, 1, folder / "spool", CascadeConfig(progress=False)
+        settings, SplitSettings(), scripted_corpus, folder, 1, folder / "spool", CascadeConfig(progress=False)
     )
     return run, settings
 
@@ -143,13 +130,14 @@ def test_a_round_with_neither_band_tasks_nor_verified_labels_is_refused(tmp_path
         run_round(off, SplitSettings(), None, tmp_path, 1, spool, cascade)
 
 
-def test_earlier_rounds_attempts_in_the_band_are_sampled_without_a_pilot(tmp_path: Path) -> None:
+def test_earlier_rounds_attempts_in_the_band_are_sampled_without_a_pilot(
+    tmp_path: Path, scripted_corpus: pa.Table
+) -> None:
     """Round 2 estimates p from round 1's attempts (stamped with their round): no pilot, k attempts
     on each task in the band, under the main sampling's seeds and episode ids."""
     fixtures = training_fixtures(SplitSettings())[:2]
-    earlier = _scripted_corpus(fixtures)
     sampler = policy_sampler(ScriptedExpert())
-    stamped = [stamp(e, sampler, 1) for e in table_to_episodes(earlier.select(EPISODE_SCHEMA.names))]
+    stamped = [stamp(e, sampler, 1) for e in table_to_episodes(scripted_corpus.select(EPISODE_SCHEMA.names))]
     earlier = verified_table(stamped, verify_episodes(stamped, {f.fixture_id: f for f in fixtures}))
     settings = RoundRunSettings(sampler="expert_pristine", attempts=2)
     run = run_round(
