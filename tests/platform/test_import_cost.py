@@ -21,7 +21,11 @@ def _loaded(module: str) -> list[str]:
     return json.loads(done.stdout)
 
 
-LIGHT = ["trajectory_platform.curation.day_figures"]
+LIGHT = [
+    "trajectory_platform.resources",
+    "trajectory_platform.curation.day_figures",
+    "trajectory_platform.curation.keys",
+]
 """The package's resources and the light modules they import the domain through."""
 
 
