@@ -17,8 +17,8 @@ import os
 
 from _verify_factory import FIXED_OPS, fixed_files, make_episode, make_fixture
 
-from trajectory_platform.curation.redact.pseudonym import derive_key
-from trajectory_platform.curation.verify.cascade import VerifySettings, differential_key, seal_key
+from trajectory_platform.curation.keys import derive_key, seal_key
+from trajectory_platform.curation.verify.cascade import VerifySettings, differential_key
 from trajectory_platform.curation.verify.context import apply_to_fixture, build_diff_view
 from trajectory_platform.curation.verify.delta import audit_delta
 from trajectory_platform.curation.verify.differential import judge_outcomes

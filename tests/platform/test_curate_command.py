@@ -17,7 +17,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from trajectory_platform.cli import main
-from trajectory_platform.curation.verify.cascade import seal_key
+from trajectory_platform.curation.keys import seal_key
 from trajectory_platform.gym.prompts import PROMPT_SEAL, seal_prompt
 from trajectory_platform.gym.rollout import rollout
 from trajectory_platform.gym.tools import sha256_digest

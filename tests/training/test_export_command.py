@@ -11,7 +11,7 @@ import pytest
 from dagster import AssetMaterialization, DagsterInstance
 
 from trajectory_platform.cli import main
-from trajectory_platform.curation.redact.leak import LeakReport
+from trajectory_platform.curation.leak_report import LeakReport
 from trajectory_platform.traces.parquet import write_parquet
 from trajectory_platform.traces.record import Episode, Event, TaskIdentity, ToolCall, ToolSpec
 from trajectory_platform.traces.schema import EPISODE_SCHEMA, episode_row

@@ -103,7 +103,7 @@ def curate_source(root: Path, mixture_path: Path) -> Source:
     """A ``curate`` output folder: the stages' tables and the dataset manifest beside the mixture."""
     import pyarrow.parquet as pq
 
-    from trajectory_platform.curation.redact.leak import LeakReport
+    from trajectory_platform.curation.leak_report import LeakReport
     from trajectory_platform.training.data.provenance import table_provenance
 
     mixture = pq.read_table(mixture_path)
@@ -142,7 +142,7 @@ def curate_source(root: Path, mixture_path: Path) -> Source:
 
 def workdir_source(root: Path) -> Source:
     """A workdir after ``run``: the assets' Parquet and what each reported in the Dagster instance."""
-    from trajectory_platform.curation.redact.leak import LeakReport
+    from trajectory_platform.curation.leak_report import LeakReport
     from trajectory_platform.resources.warehouse import read_asset_table
     from trajectory_platform.training.data.provenance import curated
 

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from trajectory_platform.curation.redact.leak import LeakReport
+from trajectory_platform.curation.leak_report import LeakReport
 from trajectory_platform.traces.drops import Tally
 
 

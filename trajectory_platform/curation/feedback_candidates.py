@@ -21,8 +21,8 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from trajectory_platform.curation.keys import derive_key
 from trajectory_platform.curation.redact.feedback import FeedbackRedactor
-from trajectory_platform.curation.redact.pseudonym import derive_key
 from trajectory_platform.environments.format import TaskEnvironment
 from trajectory_platform.environments.from_feedback import (
     FeedbackOutcome,

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from dagster import ConfigurableResource
 
-from trajectory_platform.curation.verify.cascade import seal_key
+from trajectory_platform.curation.keys import seal_key
 
 SALT_ENV = "TRAJECTORY_PLATFORM_SALT"
 
@@ -34,7 +34,7 @@ class SecretsSaltResource(ConfigurableResource):
 
     def seal_key(self) -> bytes:
         """The key the gym runtime seals each injected fault schedule and system prompt with, the
-        one the verifier checks them by (:func:`~trajectory_platform.curation.verify.cascade.seal_key` of
+        one the verifier checks them by (:func:`~trajectory_platform.curation.keys.seal_key` of
         :meth:`key`: one derivation for the sealer and the checker)."""
         return seal_key(self.key())
 

@@ -14,6 +14,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from trajectory_platform.curation.keys import derive_key
 from trajectory_platform.curation.licenses import ACTIONS, TAINT_LABEL
 from trajectory_platform.curation.lineage import LineageEnvelope, verify_lineage
 from trajectory_platform.curation.redact.corpus import VERIFIER_SUITE_COLUMN, json_regressions, verdict_of
@@ -25,7 +26,7 @@ from trajectory_platform.curation.redact.leak import (
     measure_episode_leak,
 )
 from trajectory_platform.curation.redact.model import RedactionConfig
-from trajectory_platform.curation.redact.pseudonym import PSEUDONYM_RE, derive_key
+from trajectory_platform.curation.redact.pseudonym import PSEUDONYM_RE
 from trajectory_platform.curation.redact.settings import RedactSettings
 from trajectory_platform.traces.record import Episode, canonical_json
 from trajectory_platform.traces.schema import EPISODE_SCHEMA

@@ -25,6 +25,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from trajectory_platform.curation.keys import derive_key
 from trajectory_platform.curation.licenses import family_tiers, license_decision, license_tier
 from trajectory_platform.curation.lineage import lineage_envelope
 from trajectory_platform.curation.redact.engine import build_table, rewrite, scan
@@ -37,7 +38,7 @@ from trajectory_platform.curation.redact.leak import (
     measure_episode_leak,
 )
 from trajectory_platform.curation.redact.model import RedactionConfig
-from trajectory_platform.curation.redact.pseudonym import derive_key, pseudonym_digest
+from trajectory_platform.curation.redact.pseudonym import pseudonym_digest
 from trajectory_platform.curation.redact.settings import RedactSettings
 from trajectory_platform.traces.drops import Tally
 from trajectory_platform.traces.parquet import ParquetAppender, read_file_batches

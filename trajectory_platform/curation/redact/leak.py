@@ -37,11 +37,11 @@ import re
 import string
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import pairwise
 from urllib.parse import quote
 
-from trajectory_platform.curation.binomial import clopper_pearson
+from trajectory_platform.curation.leak_report import LeakReport
 from trajectory_platform.curation.redact.decoders import B85_ALPHABET
 from trajectory_platform.curation.redact.engine import redact_text
 from trajectory_platform.curation.redact.episode import redact_episode, string_slots
@@ -76,9 +76,6 @@ starts the next (episodes only; a document has no messages)."""
 TEXT_FORMS = tuple(form for form in FORMS if form != SPLIT_FORM)
 _ALNUM = string.ascii_letters + string.digits
 _BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
-CONFIDENCE = 0.95
-"""The level of Λ_leak's reported interval."""
-INTERVAL_METHOD = "clopper-pearson"
 
 
 @dataclass(frozen=True)
@@ -88,57 +85,6 @@ class Canary:
     kind: str
     secret: str
     carrier: str
-
-
-@dataclass
-class LeakReport:
-    """Canaries planted and found after redaction, in total and by encoding and kind (no values)."""
-
-    injected: int = 0
-    leaked: int = 0
-    leaked_by_form: dict[str, int] = field(default_factory=dict)
-    leaked_by_kind: dict[str, int] = field(default_factory=dict)
-    records_planted: int = 0
-    """Records that carried canaries (the sample)."""
-    records_total: int = 0
-    """Records the sample was drawn from (set by the caller; 0 when it did not say)."""
-
-    @property
-    def rate(self) -> float:
-        """Λ_leak; 0.0 when nothing was injected."""
-        return self.leaked / self.injected if self.injected else 0.0
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        """Λ_leak's exact two-sided :data:`CONFIDENCE` interval; (0, 1) when nothing was injected."""
-        return clopper_pearson(self.leaked, self.injected, 1.0 - CONFIDENCE)
-
-    def add(self, other: LeakReport) -> None:
-        self.injected += other.injected
-        self.leaked += other.leaked
-        self.records_planted += other.records_planted
-        self.records_total += other.records_total
-        for mine, theirs in (
-            (self.leaked_by_form, other.leaked_by_form),
-            (self.leaked_by_kind, other.leaked_by_kind),
-        ):
-            for key, count in theirs.items():
-                mine[key] = mine.get(key, 0) + count
-
-    def as_dict(self) -> dict:
-        low, high = self.interval
-        return {
-            "injected": self.injected,
-            "leaked": self.leaked,
-            "rate": self.rate,
-            "interval": [round(low, 6), round(high, 6)],
-            "confidence": CONFIDENCE,
-            "interval_method": INTERVAL_METHOD,
-            "records_planted": self.records_planted,
-            "records_total": self.records_total,
-            "leaked_by_form": dict(sorted(self.leaked_by_form.items())),
-            "leaked_by_kind": dict(sorted(self.leaked_by_kind.items())),
-        }
 
 
 def make_canaries(seed: str) -> list[Canary]:

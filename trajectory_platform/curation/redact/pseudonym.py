@@ -51,14 +51,6 @@ def resolve_master_key(explicit: str | bytes | None = None, allow_dev_default: b
     return DEV_MASTER_KEY
 
 
-def derive_key(master: bytes, purpose: str) -> bytes:
-    """A purpose-bound key from the master secret (``redaction`` salt, ``lineage`` K_pipe).
-
-    Separate keys mean a pseudonym never equals a lineage digest computed from the same bytes.
-    """
-    return hmac.new(master, b"trajectory-platform/" + purpose.encode(), hashlib.sha256).digest()
-
-
 def pseudonym_digest(salt: bytes, value: str) -> str:
     """First 12 hex characters of HMAC-SHA256(salt, value)."""
     return hmac.new(salt, value.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()[:12]

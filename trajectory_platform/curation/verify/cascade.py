@@ -38,8 +38,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from tqdm import tqdm
 
+from trajectory_platform.curation.keys import derive_key, seal_key
 from trajectory_platform.curation.lineage import verifier_suite_digest
-from trajectory_platform.curation.redact.pseudonym import derive_key
 from trajectory_platform.curation.verify.action_safety import UNSAFE_ACTION, quarantining
 from trajectory_platform.curation.verify.advisory import score_advisory
 from trajectory_platform.curation.verify.calibration import CalibrationCache
@@ -152,19 +152,10 @@ class CascadeConfig:
 
 def differential_key(master_key: bytes) -> bytes:
     """The differential check's draw key, bound to that purpose from the pipeline's master key (the
-    ``secrets_salt`` resource's; :func:`~trajectory_platform.curation.redact.pseudonym.derive_key`):
+    ``secrets_salt`` resource's; :func:`~trajectory_platform.curation.keys.derive_key`):
     a secret no episode can know, so no forger can compute its cases in advance, and the same for
     every run with that key, so verdicts stay deterministic."""
     return derive_key(master_key, "differential")
-
-
-def seal_key(master_key: bytes) -> bytes:
-    """The key the gym runtime seals what it records and no replay re-derives with (an injected
-    fault schedule, the system prompt: :mod:`gym.seals`) and the verifier checks them by, bound to
-    that purpose from the pipeline's master key: a purpose of its own, so a seal never equals a
-    lineage digest, a pseudonym or a differential draw of the same bytes. Its label is still
-    ``faults`` (the first thing sealed), so logs sealed before the prompt was keep their seals."""
-    return derive_key(master_key, "faults")
 
 
 @dataclass(frozen=True)
