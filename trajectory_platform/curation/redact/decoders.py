@@ -398,6 +398,16 @@ _WRAP_WIDTHS = (60, 512)
 """The widths a wrapped line may have: a terminal's (80 columns, 120, 132, a wide window's 200 and
 more), ``fold``'s and a log viewer's; a text whose widest line is narrower or wider is not read as
 wrapped (a line of thousands of characters is a document on one line, not a terminal's row)."""
+_TERMINAL_WIDTHS = frozenset({72, 80, 100, 120, 132, 140, 150, 160, 180, 200, 220, 240, 250, 256})
+"""A terminal's, a pager's or ``fold``'s usual widths: a row exactly this wide, followed by a
+narrower one, reads as a line cut there even where no other row shows the width
+(:func:`_wrapped_breaks`)."""
+_CUT_TOKEN = re.compile(r"[A-Za-z0-9+/=_\-]{8}\\?\r?$")
+"""The end of a row a terminal's own width cut inside a credential: eight token characters or more
+(a row of a list ending in a number or a short word, a wheel's ``RECORD`` row's ``,986``, glued to
+the next row's name read as a random token)."""
+_TOKEN_HEAD = re.compile(r"[A-Za-z0-9+/=_\-]")
+"""The start of the row after such a cut: the token goes on (no space, no bracket)."""
 _WRAPPED_ROWS = 64
 """The most rows of one width in a row read as one line cut (5,120 characters at 80 columns). A longer
 run is a block whose rows have one width (a dump, a base64 block, a table, ``ls`` columns), which
@@ -1063,24 +1073,43 @@ def _wrapped_breaks(text: str) -> frozenset[int]:
     than its width into rows of exactly that width, so a line three rows long or two long lines
     make two; a text whose widest line is one of a kind, a wheel's ``RECORD`` or code, shows no
     width, and its widest line glued to the next made a random-looking token of two unrelated
-    ones), and the run of such rows is at most :data:`_WRAPPED_ROWS` long."""
+    ones), and the run of such rows is at most :data:`_WRAPPED_ROWS` long. Also after each run of
+    rows as wide as a terminal's own width (:data:`_TERMINAL_WIDTHS`), a lone row included, that a
+    narrower row ends: one long line cut once shows no width of the text's, and a text wider than
+    the terminal (prose an agent wrote around a pasted capture) hides the capture's."""
     lines = text.split("\n")
     widths = [len(line.rstrip("\r")) for line in lines]
     widest = max(widths)
-    if not _WRAP_WIDTHS[0] <= widest <= _WRAP_WIDTHS[1] or widths[:-1].count(widest) < 2:
-        return frozenset()
+    breaks: set[int] = set()
+    if _WRAP_WIDTHS[0] <= widest <= _WRAP_WIDTHS[1] and widths[:-1].count(widest) >= 2:
+        breaks.update(_row_runs(lines, widths, widest, ended_narrower=False))
+    for width in _TERMINAL_WIDTHS.intersection(widths[:-1]):
+        runs = _row_runs(lines, widths, width, ended_narrower=True)
+        breaks.update(
+            cut for cut in runs if _CUT_TOKEN.search(text, 0, cut) and _TOKEN_HEAD.match(text, cut + 1)
+        )
+    return frozenset(breaks)
+
+
+def _row_runs(lines: list[str], widths: list[int], width: int, *, ended_narrower: bool) -> list[int]:
+    """The line breaks after the rows ``width`` wide, in runs of at most :data:`_WRAPPED_ROWS` rows;
+    with ``ended_narrower``, only runs that a row narrower than ``width`` (a cut line's last) ends."""
     breaks: list[int] = []
     run: list[int] = []
     position = -1
-    for line, width in zip(lines[:-1], widths, strict=False):
+    for line, line_width, next_width in zip(lines[:-1], widths, widths[1:], strict=False):
         position += len(line) + 1
-        if width == widest:
-            run.append(position)
+        if line_width != width:
+            run = []
             continue
-        breaks.extend(run if len(run) <= _WRAPPED_ROWS else [])
-        run = []
-    breaks.extend(run if len(run) <= _WRAPPED_ROWS else [])
-    return frozenset(breaks)
+        run.append(position)
+        if next_width != width:
+            if len(run) <= _WRAPPED_ROWS and (not ended_narrower or next_width < width):
+                breaks.extend(run)
+            run = []
+    if run and len(run) <= _WRAPPED_ROWS and not ended_narrower:
+        breaks.extend(run)  # rows of the width up to the text's last line
+    return breaks
 
 
 def _wrapped_at_width(text: str) -> bool:
